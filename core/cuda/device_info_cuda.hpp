@@ -1,0 +1,22 @@
+#pragma once
+// Kokkos::Cuda specialisation of device_info; included only under KOKKOS_ENABLE_CUDA.
+#include <cuda_runtime.h>
+
+#include <string>
+
+namespace strata {
+
+template <>
+struct device_info<Kokkos::Cuda> {
+  static std::string describe() {
+    int device = 0;
+    cudaGetDevice(&device);
+    cudaDeviceProp prop{};
+    if (cudaGetDeviceProperties(&prop, device) != cudaSuccess) return "CUDA device (properties unavailable)";
+    return std::string("CUDA ") + prop.name + " (sm_" + std::to_string(prop.major) + std::to_string(prop.minor) +
+           ", " + std::to_string(prop.multiProcessorCount) + " SMs, " +
+           std::to_string(prop.totalGlobalMem >> 30) + " GiB)";
+  }
+};
+
+}  // namespace strata

@@ -1,0 +1,37 @@
+#pragma once
+// A one-line description of the device an execution space runs on, recorded
+// with every measurement. Backends with more to say specialise device_info.
+#include <Kokkos_Core.hpp>
+
+#include <fstream>
+#include <string>
+#include <thread>
+
+namespace strata {
+
+inline std::string host_cpu_model() {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(cpuinfo, line)) {
+    if (line.rfind("model name", 0) == 0) {
+      const auto colon = line.find(':');
+      if (colon != std::string::npos) return line.substr(colon + 2);
+    }
+  }
+  return "unknown CPU";
+}
+
+template <class ExecSpace>
+struct device_info {
+  static std::string describe() {
+    return std::string(ExecSpace::name()) + " on " + host_cpu_model() + " (" +
+           std::to_string(std::thread::hardware_concurrency()) + " hardware threads, " +
+           std::to_string(ExecSpace().concurrency()) + " used)";
+  }
+};
+
+}  // namespace strata
+
+#if defined(KOKKOS_ENABLE_CUDA)
+#include <strata/core/cuda/device_info_cuda.hpp>
+#endif
