@@ -1,0 +1,85 @@
+#include "command_line.hpp"
+#include "commands.hpp"
+
+#include <strata/core/generators.hpp>
+#include <strata/core/matrix_source.hpp>
+#include <strata/core/matrix_statistics.hpp>
+
+#include <cstdio>
+#include <iostream>
+
+namespace strata::cli {
+
+namespace {
+
+const std::vector<OptionSpec> info_options = {
+    {"--json", false, "machine-readable output on stdout"},
+    {"--help", false, "this text"},
+};
+
+template <class Value>
+MatrixStatistics statistics_of(const HostCsr<Value>& A) {
+  return compute_statistics(A);
+}
+
+}  // namespace
+
+int info_command(const std::vector<std::string>& args) {
+  const ParsedArgs parsed = parse("info", args, info_options, 1);
+  if (parsed.has("--help")) {
+    std::cout << "usage: strata info MATRIX [--json]\n\nOptions:\n"
+              << format_options(info_options) << "\nGenerator specs:\n"
+              << generator_help();
+    return 0;
+  }
+  if (parsed.positional.empty()) throw UsageError("info: missing MATRIX");
+  const std::string source = parsed.positional[0];
+  const bool json = parsed.has("--json");
+  const LoadedMatrix m = load_matrix(source, &std::cerr);
+  const MatrixStatistics s = m.is_complex ? statistics_of(m.complex) : statistics_of(m.real);
+  const auto footprints = format_footprints(s);
+  const double irregularity = s.row_length_mean > 0 ? s.row_length_std / s.row_length_mean : 0.0;
+
+  if (json) {
+    std::cout << "{\"matrix\":" << json_string(m.name) << ",\"source\":" << json_string(source)
+              << ",\"value_field\":\"" << (m.is_complex ? "complex" : "real") << "\",\"rows\":" << s.num_rows
+              << ",\"cols\":" << s.num_cols << ",\"nnz\":" << s.nnz << ",\"row_length\":{\"mean\":"
+              << s.row_length_mean << ",\"std\":" << s.row_length_std << ",\"min\":" << s.row_length_min
+              << ",\"max\":" << s.row_length_max << ",\"empty_rows\":" << s.empty_rows
+              << "},\"bandwidth\":" << s.bandwidth;
+    if (m.file_report) {
+      const auto& h = m.file_report->header;
+      std::cout << ",\"file\":{\"format\":\"" << to_string(h.format) << "\",\"field\":\"" << to_string(h.field)
+                << "\",\"symmetry\":\"" << to_string(h.symmetry) << "\",\"stored_entries\":" << h.stored_entries
+                << ",\"duplicates_summed\":" << m.file_report->duplicates_summed << "}";
+    }
+    std::cout << ",\"bytes_per_nnz\":{";
+    for (std::size_t i = 0; i < footprints.size(); ++i) {
+      std::cout << (i ? "," : "") << "\"" << footprints[i].format << "\":{\"float\":"
+                << footprints[i].bytes_per_nnz_float << ",\"double\":" << footprints[i].bytes_per_nnz_double << "}";
+    }
+    std::cout << "}}\n";
+    return 0;
+  }
+
+  std::printf("matrix        %s\n", m.name.c_str());
+  if (m.file_report) {
+    const auto& h = m.file_report->header;
+    std::printf("file          %s %s %s, %lld stored entries, %lld duplicates summed\n", to_string(h.format),
+                to_string(h.field), to_string(h.symmetry), static_cast<long long>(h.stored_entries),
+                static_cast<long long>(m.file_report->duplicates_summed));
+  }
+  std::printf("rows          %lld\ncols          %lld\nnnz           %lld\n", static_cast<long long>(s.num_rows),
+              static_cast<long long>(s.num_cols), static_cast<long long>(s.nnz));
+  std::printf("row length    mean %.3f  std %.3f  min %lld  max %lld  empty rows %lld  (std/mean %.3f)\n",
+              s.row_length_mean, s.row_length_std, static_cast<long long>(s.row_length_min),
+              static_cast<long long>(s.row_length_max), static_cast<long long>(s.empty_rows), irregularity);
+  std::printf("bandwidth     %lld\n", static_cast<long long>(s.bandwidth));
+  std::printf("bytes per nonzero (32-bit indices):\n  %-8s %8s %8s\n", "format", "float", "double");
+  for (const auto& f : footprints) {
+    std::printf("  %-8s %8.3f %8.3f\n", f.format, f.bytes_per_nnz_float, f.bytes_per_nnz_double);
+  }
+  return 0;
+}
+
+}  // namespace strata::cli

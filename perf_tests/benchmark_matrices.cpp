@@ -1,0 +1,93 @@
+#include "benchmark_matrices.hpp"
+
+#include <strata/core/error.hpp>
+#include <strata_config.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <sstream>
+
+namespace strata::bench {
+
+namespace {
+
+std::vector<std::string> split_commas(const std::string& text) {
+  std::vector<std::string> items;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    if (!item.empty()) items.push_back(item);
+  }
+  return items;
+}
+
+std::vector<std::string> matrix_files(const std::string& dir) {
+  std::vector<std::string> files;
+  if (dir.empty()) return files;
+  STRATA_REQUIRE(std::filesystem::is_directory(dir), "--matrix-dir: '" + dir + "' is not a directory");
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    const std::string name = entry.path().filename().string();
+    if (name.find(".mtx") != std::string::npos) files.push_back(entry.path().string());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+}  // namespace
+
+std::string selection_help() {
+  return "Strata options:\n"
+         "  --matrices=SPEC[,SPEC]   generated matrices (gen:...) or files to run instead of the defaults\n"
+         "  --matrix-dir=DIR         real Matrix Market matrices (default " STRATA_DEFAULT_MATRIX_DIR
+         "; empty: none)\n"
+         "  --precisions=LIST        double,float (default both)\n"
+         "  --reps=N                 timed repetitions per benchmark (default 100)\n";
+}
+
+MatrixSelection parse_matrix_selection(int* argc, char** argv, const std::vector<std::string>& default_generated) {
+  MatrixSelection selection;
+  std::vector<std::string> generated = default_generated;
+  std::string dir = STRATA_DEFAULT_MATRIX_DIR;
+  bool dir_given = false;
+  int kept = 1;
+  for (int i = 1; i < *argc; ++i) {
+    const std::string arg = argv[i];
+    auto value_of = [&](const char* prefix) -> const char* {
+      return arg.rfind(prefix, 0) == 0 ? argv[i] + std::strlen(prefix) : nullptr;
+    };
+    if (const char* v = value_of("--matrices=")) {
+      generated = split_commas(v);
+      STRATA_REQUIRE(!generated.empty(), "--matrices= needs at least one matrix");
+    } else if (const char* v = value_of("--matrix-dir=")) {
+      dir = v;
+      dir_given = true;
+    } else if (const char* v = value_of("--precisions=")) {
+      selection.precisions = split_commas(v);
+      for (const auto& p : selection.precisions) {
+        STRATA_REQUIRE(p == "double" || p == "float", "--precisions: '" + p + "' is not double or float");
+      }
+    } else if (const char* v = value_of("--reps=")) {
+      char* end = nullptr;
+      const long reps = std::strtol(v, &end, 10);
+      STRATA_REQUIRE(end && *end == '\0' && reps >= 1, std::string("--reps: '") + v + "' is not a positive integer");
+      selection.repetitions = static_cast<int>(reps);
+    } else {
+      argv[kept++] = argv[i];
+    }
+  }
+  *argc = kept;
+  selection.sources = generated;
+  // The default directory may be absent (a machine without ../shared); a given one must exist.
+  if (dir_given || std::filesystem::is_directory(dir)) {
+    for (const auto& f : matrix_files(dir)) selection.sources.push_back(f);
+  } else {
+    std::fprintf(stderr, "strata: real-matrix directory %s not found; benchmarking generated matrices only\n",
+                 dir.c_str());
+  }
+  return selection;
+}
+
+}  // namespace strata::bench

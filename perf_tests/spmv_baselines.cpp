@@ -1,0 +1,177 @@
+// SpMV baselines over generated and real matrices: Kokkos Kernels CSR (native,
+// and merge path where available) and, in CUDA builds, cuSPARSE CSR. Each
+// product is timed between fences; results are verified once against the
+// host reference before timing.
+#include "benchmark_context.hpp"
+#include "benchmark_matrices.hpp"
+
+#include <strata/algorithms/baseline/cusparse_spmv.hpp>
+#include <strata/algorithms/baseline/kokkos_kernels_spmv.hpp>
+#include <strata/algorithms/reference/csr_spmv.hpp>
+#include <strata/algorithms/spmv_traffic.hpp>
+#include <strata/core/matrix_source.hpp>
+#include <strata/core/pseudo_random.hpp>
+
+#include <benchmark/benchmark.h>
+
+#include <functional>
+#include <iostream>
+#include <memory>
+
+namespace strata::bench {
+namespace {
+
+using ExecSpace = Kokkos::DefaultExecutionSpace;
+using Device = Kokkos::Device<ExecSpace, ExecSpace::memory_space>;
+
+// Benchmarks run in registration order, matrix by matrix: keep only the
+// current matrix in host memory.
+const LoadedMatrix& current_matrix(const std::string& source) {
+  static std::unique_ptr<LoadedMatrix> loaded;
+  static std::string loaded_source;
+  if (!loaded || loaded_source != source) {
+    loaded.reset();
+    loaded = std::make_unique<LoadedMatrix>(load_matrix(source, &std::cerr));
+    loaded_source = source;
+  }
+  return *loaded;
+}
+
+template <class Value>
+using ApplyFunction = std::function<void(Value, const Kokkos::View<Value*, Device>&, Value,
+                                         const Kokkos::View<Value*, Device>&)>;
+
+template <class Value>
+ApplyFunction<Value> make_kernel(const std::string& kernel, const DeviceCsr<Value, Device>& A) {
+  ExecSpace space;
+  if (kernel == "kk_native" || kernel == "kk_merge_path") {
+    auto kk = std::make_shared<baseline::KokkosKernelsCsrSpmv<Value, ExecSpace>>(
+        A, kernel == "kk_native" ? compat::KkSpmvAlgorithm::native : compat::KkSpmvAlgorithm::merge_path);
+    return [kk, space](Value a, const auto& x, Value b, const auto& y) { kk->apply(space, "N", a, x, b, y); };
+  }
+  if constexpr (baseline::cusparse_spmv_available<ExecSpace>::value) {
+    auto cs = std::make_shared<baseline::CusparseCsrSpmv<Value, ExecSpace>>(A);
+    return [cs, space](Value a, const auto& x, Value b, const auto& y) { cs->apply(space, "N", a, x, b, y); };
+  }
+  throw Error("kernel " + kernel + " is not available in this build");
+}
+
+template <class Value>
+void run_spmv(benchmark::State& state, const HostCsr<Value>& host, const std::string& kernel) {
+  const auto A = to_kokkos_crs<DeviceCsr<Value, Device>>(host, "strata::bench_matrix");
+  const auto x_host = pseudo_random_vector<Value>(host.num_cols, 11);
+  Kokkos::View<Value*, Device> x("strata::bench_x", host.num_cols);
+  Kokkos::View<Value*, Device> y("strata::bench_y", host.num_rows);
+  {
+    auto x_mirror = Kokkos::create_mirror_view(x);
+    for (index_type i = 0; i < host.num_cols; ++i) x_mirror(i) = x_host[i];
+    Kokkos::deep_copy(x, x_mirror);
+  }
+  auto apply = make_kernel<Value>(kernel, A);
+  const Value one = value_from<Value>(1.0, 0.0);
+  const Value zero = value_from<Value>(0.0, 0.0);
+  ExecSpace space;
+
+  apply(one, x, zero, y);
+  space.fence();
+  auto y_mirror = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
+  std::vector<Value> y_host(y_mirror.data(), y_mirror.data() + y_mirror.extent(0));
+  const auto ref = reference::csr_spmv(reference::SpmvMode::normal, one, host, x_host, zero,
+                                       std::vector<Value>(static_cast<std::size_t>(host.num_rows), zero));
+  const auto accuracy = reference::check_spmv(y_host, ref);
+  if (!accuracy.passed) {
+    state.SkipWithError(("result differs from the host reference at row " + std::to_string(accuracy.worst_entry))
+                            .c_str());
+    return;
+  }
+  for (int i = 0; i < 3; ++i) apply(one, x, zero, y);
+  space.fence();
+
+  double total_seconds = 0.0;
+  for (auto _ : state) {
+    Kokkos::Timer timer;
+    apply(one, x, zero, y);
+    space.fence();
+    const double seconds = timer.seconds();
+    state.SetIterationTime(seconds);
+    total_seconds += seconds;
+  }
+  const auto traffic = csr_spmv_traffic(host.num_rows, host.num_cols, host.nnz(), sizeof(Value), sizeof(int),
+                                        sizeof(int), value_traits<Value>::is_complex, false, false);
+  const double iterations = static_cast<double>(state.iterations());
+  const double gb_per_s = traffic.bytes * iterations / total_seconds * 1e-9;
+  state.counters["GB/s"] = gb_per_s;
+  state.counters["GFLOP/s"] = traffic.flops * iterations / total_seconds * 1e-9;
+  state.counters["copy_fraction"] = copy_bandwidth_gb_per_s() > 0 ? gb_per_s / copy_bandwidth_gb_per_s() : 0.0;
+  state.counters["nnz"] = static_cast<double>(host.nnz());
+  state.counters["rows"] = static_cast<double>(host.num_rows);
+  state.counters["max_error_over_bound"] = accuracy.max_scaled_error;
+}
+
+void benchmark_spmv(benchmark::State& state, const std::string& source, const std::string& precision,
+                    const std::string& kernel) {
+  try {
+    const LoadedMatrix& m = current_matrix(source);
+    if (m.is_complex) {
+      if (precision == "double") {
+        run_spmv<Kokkos::complex<double>>(state, m.complex, kernel);
+      } else {
+        run_spmv<Kokkos::complex<float>>(state, convert_values<Kokkos::complex<float>>(m.complex), kernel);
+      }
+    } else if (precision == "double") {
+      run_spmv<double>(state, m.real, kernel);
+    } else {
+      run_spmv<float>(state, convert_values<float>(m.real), kernel);
+    }
+  } catch (const std::exception& e) {
+    state.SkipWithError(e.what());
+  }
+}
+
+}  // namespace
+}  // namespace strata::bench
+
+int main(int argc, char** argv) {
+  using namespace strata::bench;
+  Kokkos::ScopeGuard kokkos(argc, argv);
+  for (int i = 1; i < argc; ++i) {
+    if (std::string(argv[i]) == "--help") {
+      std::cout << selection_help() << "\nGoogle Benchmark options (--benchmark_filter, --benchmark_format=json, "
+                                       "--benchmark_out=FILE, ...) are accepted too.\n";
+      return 0;
+    }
+  }
+  constexpr bool host_device =
+      Kokkos::SpaceAccessibility<Kokkos::HostSpace, Kokkos::DefaultExecutionSpace::memory_space>::accessible;
+  const std::vector<std::string> generated = host_device
+                                                 ? std::vector<std::string>{"gen:poisson3d:64", "gen:rmat:16"}
+                                                 : std::vector<std::string>{"gen:poisson3d:160", "gen:rmat:21"};
+  MatrixSelection selection;
+  try {
+    selection = parse_matrix_selection(&argc, argv, generated);
+  } catch (const std::exception& e) {
+    std::cerr << "strata_spmv_baselines: " << e.what() << "\n";
+    return 2;
+  }
+  std::vector<std::string> kernels{"kk_native"};
+  if (strata::compat::kk_has_merge_path) kernels.push_back("kk_merge_path");
+  if (strata::baseline::cusparse_spmv_available<Kokkos::DefaultExecutionSpace>::value) kernels.push_back("cusparse");
+
+  for (const auto& source : selection.sources) {
+    for (const auto& precision : selection.precisions) {
+      for (const auto& kernel : kernels) {
+        const std::string name = "spmv/" + kernel + "/" + precision + "/" + strata::matrix_name(source);
+        benchmark::RegisterBenchmark(name.c_str(), benchmark_spmv, source, precision, kernel)
+            ->UseManualTime()
+            ->Iterations(selection.repetitions)
+            ->Unit(benchmark::kMillisecond);
+      }
+    }
+  }
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
+  record_context();
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
