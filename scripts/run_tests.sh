@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# The test job on a fresh Debian 12 machine: install dependencies, build
+# everything (library, strata command, unit tests, perf tests) and run ctest.
+# The real-matrix set runs too when ../shared/matrices (or STRATA_MATRIX_DIR) exists.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+"$root/scripts/install_deps.sh"
+matrix_dir="${STRATA_MATRIX_DIR:-$root/../shared/matrices}"
+"$root/scripts/build.sh" "$root/build" -DSTRATA_MATRIX_DIR="$matrix_dir"
+cd "$root/build"
+ctest --output-on-failure --parallel "$(nproc)" --timeout 900
