@@ -30,6 +30,13 @@ struct device_info {
   }
 };
 
+// How many independent processors an execution space has (SMs on a GPU,
+// threads on a host): the unit that oversubscription factors multiply.
+template <class ExecSpace>
+struct execution_units {
+  static int count(const ExecSpace& space) { return space.concurrency() > 0 ? space.concurrency() : 1; }
+};
+
 }  // namespace strata
 
 #if defined(KOKKOS_ENABLE_CUDA)

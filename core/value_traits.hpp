@@ -47,7 +47,7 @@ struct is_supported_value<Value, std::void_t<decltype(value_traits<Value>::is_co
 // Conversions used when reading files and comparing against references, which
 // work in double or complex<double>.
 template <class Value>
-Value value_from(double re, double im) {
+KOKKOS_INLINE_FUNCTION Value value_from(double re, double im) {
   if constexpr (value_traits<Value>::is_complex) {
     using R = typename value_traits<Value>::real_type;
     return Value(static_cast<R>(re), static_cast<R>(im));
@@ -58,7 +58,7 @@ Value value_from(double re, double im) {
 }
 
 template <class Value>
-double real_part(const Value& v) {
+KOKKOS_INLINE_FUNCTION double real_part(const Value& v) {
   if constexpr (value_traits<Value>::is_complex) {
     return static_cast<double>(v.real());
   } else {
@@ -67,7 +67,7 @@ double real_part(const Value& v) {
 }
 
 template <class Value>
-double imag_part(const Value& v) {
+KOKKOS_INLINE_FUNCTION double imag_part(const Value& v) {
   if constexpr (value_traits<Value>::is_complex) {
     return static_cast<double>(v.imag());
   } else {
@@ -77,7 +77,7 @@ double imag_part(const Value& v) {
 }
 
 template <class Value>
-Value conjugate(const Value& v) {
+KOKKOS_INLINE_FUNCTION Value conjugate(const Value& v) {
   if constexpr (value_traits<Value>::is_complex) {
     return Value(v.real(), -v.imag());
   } else {

@@ -19,4 +19,9 @@ struct device_info<Kokkos::Cuda> {
   }
 };
 
+template <>
+struct execution_units<Kokkos::Cuda> {
+  static int count(const Kokkos::Cuda& space) { return space.cuda_device_prop().multiProcessorCount; }
+};
+
 }  // namespace strata
