@@ -25,4 +25,16 @@ inline SpmvTraffic csr_spmv_traffic(index_type rows, index_type cols, index_type
   return t;
 }
 
+// COO: every value and both indices read once; x read once; y written once.
+inline SpmvTraffic coo_spmv_traffic(index_type rows, index_type cols, index_type nnz, int value_bytes,
+                                    int index_bytes, bool complex_values, bool transposed, bool reads_output) {
+  const double in_len = static_cast<double>(transposed ? rows : cols);
+  const double out_len = static_cast<double>(transposed ? cols : rows);
+  SpmvTraffic t;
+  t.bytes = static_cast<double>(nnz) * (value_bytes + 2.0 * index_bytes) + in_len * value_bytes +
+            out_len * value_bytes * (reads_output ? 2 : 1);
+  t.flops = static_cast<double>(nnz) * (complex_values ? 8.0 : 2.0);
+  return t;
+}
+
 }  // namespace strata

@@ -4,6 +4,8 @@
 #include <strata/algorithms/baseline/cusparse_spmv.hpp>
 #include <strata/algorithms/baseline/kokkos_kernels_spmv.hpp>
 #include <strata/algorithms/reference/csr_spmv.hpp>
+#include <strata/algorithms/spmv/coo_spmv.hpp>
+#include <strata/formats/coo/coo_csr_conversion.hpp>
 #include <strata/algorithms/spmv_traffic.hpp>
 #include <strata/core/copy_bandwidth.hpp>
 #include <strata/core/device_info.hpp>
@@ -30,7 +32,12 @@ using ExecSpace = Kokkos::DefaultExecutionSpace;
 const std::vector<OptionSpec> spmv_options = {
     {"--precision", true, "double (default) or float; complex files use complex<double|float>"},
     {"--mode", true, "N (y = A x, default) or T (y = A^T x)"},
-    {"--kernels", true, "comma list of kk, kk-merge, cusparse, or all (default: all this build has)"},
+    {"--kernels", true,
+     "comma list of kk, kk-merge, cusparse (CSR), coo (Strata), cusparse-coo, or all (default: all this build has)"},
+    {"--format", true, "csr or coo: only the kernels of that format (default: both)"},
+    {"--omega", true, "Strata COO: chunks per SM/thread (default: 8/32/128 by nnz)"},
+    {"--autotune", false, "Strata COO: measure a ladder of omega on this matrix and use the fastest"},
+    {"--deterministic", false, "Strata COO: bitwise reproducible results (no atomics)"},
     {"--reps", true, "timed repetitions (default 50)"},
     {"--warmup", true, "untimed repetitions first (default 5)"},
     {"--copy-mib", true, "buffer size of the copy-bandwidth measurement in MiB (default 1024 on GPUs, 256 on hosts)"},
@@ -40,6 +47,7 @@ const std::vector<OptionSpec> spmv_options = {
 
 struct Options {
   std::string mode = "N";
+  CooSpmvOptions coo;
   std::vector<std::string> kernels;
   int reps = 50;
   int warmup = 5;
@@ -56,27 +64,41 @@ struct KernelResult {
   double fraction_of_copy = 0.0;
 };
 
+bool is_coo_kernel(const std::string& k) { return k == "coo" || k == "cusparse-coo"; }
+
 std::vector<std::string> available_kernels() {
   std::vector<std::string> k{"kk"};
   if (compat::kk_has_merge_path) k.push_back("kk-merge");
   if (baseline::cusparse_spmv_available<ExecSpace>::value) k.push_back("cusparse");
+  k.push_back("coo");
+  if (baseline::cusparse_spmv_available<ExecSpace>::value) k.push_back("cusparse-coo");
   return k;
 }
 
-std::vector<std::string> parse_kernel_list(const std::string& text) {
+std::vector<std::string> parse_kernel_list(const std::string& text, const std::string& format) {
   const auto available = available_kernels();
-  if (text == "all") return available;
+  if (text == "all") {
+    std::vector<std::string> kernels;
+    for (const auto& k : available) {
+      if (format.empty() || (format == "coo") == is_coo_kernel(k)) kernels.push_back(k);
+    }
+    return kernels;
+  }
   std::vector<std::string> kernels;
   std::stringstream in(text);
   std::string item;
   while (std::getline(in, item, ',')) {
-    if (item != "kk" && item != "kk-merge" && item != "cusparse") {
-      throw UsageError("spmv: unknown kernel '" + item + "' in --kernels (expected kk, kk-merge, cusparse or all)");
+    if (item != "kk" && item != "kk-merge" && item != "cusparse" && item != "coo" && item != "cusparse-coo") {
+      throw UsageError("spmv: unknown kernel '" + item +
+                       "' in --kernels (expected kk, kk-merge, cusparse, coo, cusparse-coo or all)");
+    }
+    if (!format.empty() && (format == "coo") != is_coo_kernel(item)) {
+      throw UsageError("spmv: kernel '" + item + "' is not a " + format + " kernel (--format " + format + ")");
     }
     if (std::find(available.begin(), available.end(), item) == available.end()) {
       throw Error("kernel '" + item + "' is not available in this build (execution space " +
                   std::string(ExecSpace::name()) +
-                  (item == "cusparse" ? "; cuSPARSE needs a CUDA build with STRATA_ENABLE_CUSPARSE)"
+                  (item.rfind("cusparse", 0) == 0 ? "; cuSPARSE needs a CUDA build with STRATA_ENABLE_CUSPARSE)"
                                       : "; merge-path SpMV needs Kokkos Kernels 4.3 or newer)"));
     }
     kernels.push_back(item);
@@ -111,6 +133,7 @@ std::vector<KernelResult> run_kernels(const HostCsr<Value>& host_matrix, const O
   const index_type out_len = transposed ? host_matrix.num_cols : host_matrix.num_rows;
 
   const matrix_type A = to_kokkos_crs<matrix_type>(host_matrix, "strata::spmv_matrix");
+  const CooMatrix<Value, device_type> A_coo = coo_from_csr(A, "strata::spmv_coo");
   const auto x_host = pseudo_random_vector<Value>(in_len, 11);
   const auto y0_host = pseudo_random_vector<Value>(out_len, 12);
   vector_type x(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::spmv_x"), in_len);
@@ -124,15 +147,19 @@ std::vector<KernelResult> run_kernels(const HostCsr<Value>& host_matrix, const O
   const Value beta2 = value_from<Value>(-1.0, 0.25);
   const auto ref_overwrite = reference::csr_spmv(mode_enum, one, host_matrix, x_host, zero, y0_host);
   const auto ref_update = reference::csr_spmv(mode_enum, alpha2, host_matrix, x_host, beta2, y0_host);
-  const auto traffic = csr_spmv_traffic(host_matrix.num_rows, host_matrix.num_cols, host_matrix.nnz(),
-                                        sizeof(Value), sizeof(int), sizeof(int), value_traits<Value>::is_complex,
-                                        transposed, false);
+  const auto csr_traffic = csr_spmv_traffic(host_matrix.num_rows, host_matrix.num_cols, host_matrix.nnz(),
+                                            sizeof(Value), sizeof(int), sizeof(int), value_traits<Value>::is_complex,
+                                            transposed, false);
+  const auto coo_traffic = coo_spmv_traffic(host_matrix.num_rows, host_matrix.num_cols, host_matrix.nnz(),
+                                            sizeof(Value), sizeof(int), value_traits<Value>::is_complex, transposed,
+                                            false);
   const std::vector<Value> nan_host(static_cast<std::size_t>(out_len),
                                     value_from<Value>(std::numeric_limits<double>::quiet_NaN(), 0.0));
 
   ExecSpace space;
   std::vector<KernelResult> results;
-  auto measure = [&](const std::string& name, const std::function<void(Value, Value)>& apply) {
+  auto measure = [&](const std::string& name_key, const std::string& name,
+                     const std::function<void(Value, Value)>& apply) {
     KernelResult r;
     r.kernel = name;
     // beta = 0 must overwrite whatever y holds, NaN included.
@@ -159,6 +186,7 @@ std::vector<KernelResult> run_kernels(const HostCsr<Value>& host_matrix, const O
     std::sort(seconds.begin(), seconds.end());
     r.median_seconds = seconds[seconds.size() / 2];
     r.best_seconds = seconds.front();
+    const SpmvTraffic& traffic = is_coo_kernel(name_key) ? coo_traffic : csr_traffic;
     r.gflops = traffic.flops / r.median_seconds * 1e-9;
     r.gb_per_s = traffic.bytes / r.median_seconds * 1e-9;
     r.fraction_of_copy = copy.median_gb_per_s() > 0 ? r.gb_per_s / copy.median_gb_per_s() : 0.0;
@@ -169,11 +197,22 @@ std::vector<KernelResult> run_kernels(const HostCsr<Value>& host_matrix, const O
     if (kernel == "kk" || kernel == "kk-merge") {
       baseline::KokkosKernelsCsrSpmv<Value, ExecSpace> kk(
           A, kernel == "kk" ? compat::KkSpmvAlgorithm::native : compat::KkSpmvAlgorithm::merge_path);
-      measure(kk.name(), [&](Value a, Value b) { kk.apply(space, options.mode.c_str(), a, x, b, y); });
-    } else if (kernel == "cusparse") {
-      if constexpr (baseline::cusparse_spmv_available<ExecSpace>::value) {
+      measure(kernel, kk.name(), [&](Value a, Value b) { kk.apply(space, options.mode.c_str(), a, x, b, y); });
+    } else if (kernel == "coo") {
+      std::string name = "strata_coo";
+      if (options.coo.deterministic) name += "_deterministic";
+      if (options.coo.autotune) name += "_autotuned";
+      measure(kernel, name, [&](Value a, Value b) { spmv(space, options.mode.c_str(), a, A_coo, x, b, y, options.coo); });
+    } else if constexpr (baseline::cusparse_spmv_available<ExecSpace>::value) {
+      if (kernel == "cusparse") {
         baseline::CusparseCsrSpmv<Value, ExecSpace> cusparse(A);
-        measure(cusparse.name(), [&](Value a, Value b) { cusparse.apply(space, options.mode.c_str(), a, x, b, y); });
+        measure(kernel, cusparse.name(),
+                [&](Value a, Value b) { cusparse.apply(space, options.mode.c_str(), a, x, b, y); });
+      } else if (kernel == "cusparse-coo") {
+        baseline::CusparseCooSpmv<Value, ExecSpace> cusparse(A_coo.num_rows(), A_coo.num_cols(), A_coo.rows(),
+                                                             A_coo.cols(), A_coo.values());
+        measure(kernel, cusparse.name(),
+                [&](Value a, Value b) { cusparse.apply(space, options.mode.c_str(), a, x, b, y); });
       }
     }
   }
@@ -213,7 +252,7 @@ void print_results(const LoadedMatrix& m, const std::string& value_name, const O
                 r.best_seconds * 1e3, r.gflops, r.gb_per_s, 100.0 * r.fraction_of_copy,
                 r.verified ? "yes" : "NO", r.max_scaled_error);
   }
-  std::printf("(%d timed repetitions after %d warm-up; GB/s by the CSR bytes model of docs/PERFORMANCE.md)\n",
+  std::printf("(%d timed repetitions after %d warm-up; GB/s by each format's bytes model in docs/PERFORMANCE.md)\n",
               options.reps, options.warmup);
 }
 
@@ -243,7 +282,14 @@ int spmv_command(const std::vector<std::string>& args) {
   }
   options.reps = static_cast<int>(parsed.get_int("--reps", 50, 1));
   options.warmup = static_cast<int>(parsed.get_int("--warmup", 5, 0));
-  options.kernels = parse_kernel_list(parsed.get("--kernels", "all"));
+  const std::string format = parsed.get("--format", "");
+  if (!format.empty() && format != "csr" && format != "coo") {
+    throw UsageError("spmv: --format must be csr or coo, got '" + format + "'");
+  }
+  options.kernels = parse_kernel_list(parsed.get("--kernels", "all"), format);
+  options.coo.omega = static_cast<int>(parsed.get_int("--omega", 0, 1));
+  options.coo.autotune = parsed.has("--autotune");
+  options.coo.deterministic = parsed.has("--deterministic");
   constexpr bool host_device = Kokkos::SpaceAccessibility<Kokkos::HostSpace, ExecSpace::memory_space>::accessible;
   const long long copy_mib = parsed.get_int("--copy-mib", host_device ? 256 : 1024, 1);
   const bool json = parsed.has("--json");

@@ -432,6 +432,39 @@ HostCsr<double> uniform_random(index_type rows, index_type cols, index_type nnz_
   return csr;
 }
 
+HostCsr<double> hub_rows(index_type rows, index_type nnz_per_row, index_type hubs, index_type hub_length,
+                         std::uint64_t seed) {
+  STRATA_REQUIRE(rows >= 1, "hub_rows: rows must be >= 1, got " + str(rows));
+  STRATA_REQUIRE(nnz_per_row >= 0 && nnz_per_row <= rows,
+                 "hub_rows: nnz_per_row must be in [0, rows = " + str(rows) + "], got " + str(nnz_per_row));
+  STRATA_REQUIRE(hubs >= 0 && hubs <= rows, "hub_rows: hubs must be in [0, rows], got " + str(hubs));
+  STRATA_REQUIRE(hub_length >= 0 && hub_length <= rows,
+                 "hub_rows: hub_length must be in [0, rows = " + str(rows) + "], got " + str(hub_length));
+  STRATA_REQUIRE(!product_overflows(rows, nnz_per_row) && !product_overflows(hubs, hub_length),
+                 "hub_rows: the number of nonzeros overflows 64-bit indices");
+  // Hubs are spread evenly: row i is a hub when it starts one of `hubs` equal stretches.
+  const index_type stride = hubs > 0 ? rows / hubs : rows + 1;
+  HostCsr<double> csr;
+  csr.num_rows = rows;
+  csr.num_cols = rows;
+  csr.row_offsets.reserve(static_cast<std::size_t>(rows) + 1);
+  const index_type total = rows * nnz_per_row + hubs * (hub_length > nnz_per_row ? hub_length - nnz_per_row : 0);
+  csr.cols.reserve(static_cast<std::size_t>(total));
+  csr.values.reserve(static_cast<std::size_t>(total));
+  std::vector<index_type> chosen;
+  for (index_type row = 0; row < rows; ++row) {
+    const bool hub = hubs > 0 && row % stride == 0 && row / stride < hubs;
+    SplitMix64 rng(hash_coordinates(seed ^ kUniformRandomStream, static_cast<std::uint64_t>(row), 1));
+    sample_sorted_distinct(rng, rows, hub ? hub_length : nnz_per_row, chosen);
+    for (const index_type col : chosen) {
+      csr.cols.push_back(col);
+      csr.values.push_back(unit_value(rng.next()));
+    }
+    csr.row_offsets.push_back(static_cast<index_type>(csr.cols.size()));
+  }
+  return csr;
+}
+
 HostCsr<double> banded(index_type n, index_type half_bandwidth) {
   STRATA_REQUIRE(n >= 1, "banded: n must be >= 1, got " + str(n));
   STRATA_REQUIRE(half_bandwidth >= 0, "banded: half_bandwidth must be >= 0, got " + str(half_bandwidth));
@@ -532,6 +565,11 @@ const GeneratorKind kGeneratorKinds[] = {
      "NNZ_PER_ROW distinct uniformly random columns per row (seed default 1)",
      [](const std::vector<std::int64_t>& p) {
        return gen::uniform_random(p[0], p[1], p[2], static_cast<std::uint64_t>(param_or(p, 3, 1)));
+     }},
+    {"hubs", 4, 5, "gen:hubs:ROWS:NNZ_PER_ROW:HUBS:HUB_LENGTH[:SEED]",
+     "random square matrix with NNZ_PER_ROW per row and HUBS evenly spread rows of HUB_LENGTH (seed default 1)",
+     [](const std::vector<std::int64_t>& p) {
+       return gen::hub_rows(p[0], p[1], p[2], p[3], static_cast<std::uint64_t>(param_or(p, 4, 1)));
      }},
     {"banded", 2, 2, "gen:banded:N:HALF_BANDWIDTH", "N x N band |i - j| <= HALF_BANDWIDTH, diagonally dominant",
      [](const std::vector<std::int64_t>& p) { return gen::banded(p[0], p[1]); }},

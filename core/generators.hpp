@@ -33,6 +33,11 @@ HostCsr<double> rmat(const RmatParameters& parameters);
 // Every row gets nnz_per_row distinct uniformly random columns; values in [0.5, 1.5).
 HostCsr<double> uniform_random(index_type rows, index_type cols, index_type nnz_per_row, std::uint64_t seed);
 
+// A few very long rows in a uniform random matrix: rows x rows, nnz_per_row
+// random columns per row, except `hubs` evenly spread rows with hub_length.
+HostCsr<double> hub_rows(index_type rows, index_type nnz_per_row, index_type hubs, index_type hub_length,
+                         std::uint64_t seed);
+
 // Square banded matrix: entries (i, j) with |i - j| <= half_bandwidth;
 // diagonal 2 * half_bandwidth + 1, off-diagonals -1 (diagonally dominant).
 HostCsr<double> banded(index_type n, index_type half_bandwidth);
@@ -46,6 +51,7 @@ HostCsr<double> dense(index_type rows, index_type cols, std::uint64_t seed);
 //   gen:poisson2d:N  gen:poisson2d9:N  gen:poisson3d:N  gen:poisson3d27:N
 //   gen:rmat:SCALE[:EDGE_FACTOR[:SEED]]
 //   gen:random:ROWS:COLS:NNZ_PER_ROW[:SEED]
+//   gen:hubs:ROWS:NNZ_PER_ROW:HUBS:HUB_LENGTH[:SEED]
 //   gen:banded:N:HALF_BANDWIDTH
 //   gen:dense:ROWS[:COLS[:SEED]]
 struct GeneratorSpec {

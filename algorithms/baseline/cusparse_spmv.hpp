@@ -1,5 +1,5 @@
 #pragma once
-// cuSPARSE CSR SpMV called directly (not through Kokkos Kernels' TPL layer), so
+// cuSPARSE CSR and COO SpMV called directly (not through Kokkos Kernels' TPL layer), so
 // that the vendor library is measured with its own preprocessing and algorithm.
 // Available only for Kokkos::Cuda in builds with STRATA_ENABLE_CUSPARSE; the
 // trait below tells generic code whether it may instantiate the class.
@@ -16,6 +16,9 @@ struct cusparse_spmv_available : std::false_type {};
 
 template <class Value, class ExecSpace>
 class CusparseCsrSpmv;
+
+template <class Value, class ExecSpace>
+class CusparseCooSpmv;
 
 }  // namespace strata::baseline
 

@@ -522,7 +522,7 @@ TEST(GeneratorSpecs, RejectsMalformedSpecsNamingThem) {
       {"gen:banded:10", "expected the form gen:banded:N:HALF_BANDWIDTH"},
       {"gen:dense", "expected the form gen:dense:ROWS[:COLS[:SEED]]"},
       {"gen:laplace:3", "unknown kind 'laplace'; known kinds: poisson2d, poisson2d9, poisson3d, poisson3d27, rmat, "
-                        "random, banded, dense"},
+                        "random, hubs, banded, dense"},
       {"gen:", "unknown kind ''"},
       {"gen:Poisson3d:3", "unknown kind 'Poisson3d'"},
       {"poisson3d:3", "does not start with 'gen:'"},
@@ -587,12 +587,30 @@ TEST(GeneratorSpecs, GenerateReportsArgumentErrorsWithTheSpec) {
   EXPECT_NE(error_of([&] { generate(unknown); }).find("unknown kind 'nope'"), std::string::npos);
 }
 
+TEST(HubRows, FewEvenlySpreadLongRowsAndUniformRest) {
+  const auto m = generate(parse_generator_spec("gen:hubs:1000:5:4:900:7"));
+  EXPECT_NO_THROW(m.validate());
+  EXPECT_EQ(m.num_rows, 1000);
+  EXPECT_EQ(m.num_cols, 1000);
+  EXPECT_EQ(m.nnz(), 996 * 5 + 4 * 900);
+  for (index_type i = 0; i < m.num_rows; ++i) {
+    const index_type len = m.row_offsets[i + 1] - m.row_offsets[i];
+    EXPECT_EQ(len, i % 250 == 0 ? 900 : 5) << "row " << i;
+  }
+  const auto again = gen::hub_rows(1000, 5, 4, 900, 7);
+  EXPECT_EQ(again.cols, m.cols);
+  EXPECT_EQ(again.values, m.values);
+  EXPECT_THROW(gen::hub_rows(10, 2, 11, 3, 1), Error);
+  EXPECT_THROW(gen::hub_rows(10, 2, 1, 11, 1), Error);
+}
+
 TEST(GeneratorSpecs, HelpHasOneLinePerKind) {
   const std::string help = generator_help();
-  EXPECT_EQ(std::count(help.begin(), help.end(), '\n'), 8);
+  EXPECT_EQ(std::count(help.begin(), help.end(), '\n'), 9);
   for (const char* form : {"gen:poisson2d:N", "gen:poisson2d9:N", "gen:poisson3d:N", "gen:poisson3d27:N",
                            "gen:rmat:SCALE[:EDGE_FACTOR[:SEED]]", "gen:random:ROWS:COLS:NNZ_PER_ROW[:SEED]",
-                           "gen:banded:N:HALF_BANDWIDTH", "gen:dense:ROWS[:COLS[:SEED]]"}) {
+                           "gen:hubs:ROWS:NNZ_PER_ROW:HUBS:HUB_LENGTH[:SEED]", "gen:banded:N:HALF_BANDWIDTH",
+                           "gen:dense:ROWS[:COLS[:SEED]]"}) {
     EXPECT_NE(help.find(form), std::string::npos) << form;
   }
 }

@@ -41,70 +41,109 @@ inline cusparseOperation_t to_operation(const char mode[]) {
 
 }  // namespace cuda_detail
 
+namespace cuda_detail {
+
+// Handle, matrix descriptor and per-operation buffers shared by the CSR and
+// COO baselines; the subclass creates the descriptor.
 template <class Value>
-class CusparseCsrSpmv<Value, Kokkos::Cuda> {
+class CusparseSpmvCore {
  public:
-  using device_type = Kokkos::Device<Kokkos::Cuda, Kokkos::CudaSpace>;
-  using matrix_type = DeviceCsr<Value, device_type>;
-  using vector_type = Kokkos::View<Value*, device_type>;
+  using vector_type = Kokkos::View<Value*, Kokkos::Device<Kokkos::Cuda, Kokkos::CudaSpace>>;
 
-  explicit CusparseCsrSpmv(matrix_type A) : A_(std::move(A)) {
-    cuda_detail::check(cusparseCreate(&handle_), "cusparseCreate");
-    cuda_detail::check(
-        cusparseCreateCsr(&matrix_, A_.numRows(), A_.numCols(), A_.nnz(),
-                          const_cast<int*>(A_.graph.row_map.data()), const_cast<int*>(A_.graph.entries.data()),
-                          const_cast<Value*>(A_.values.data()), CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
-                          CUSPARSE_INDEX_BASE_ZERO, cuda_detail::cuda_data_type<Value>()),
-        "cusparseCreateCsr");
-  }
-  CusparseCsrSpmv(const CusparseCsrSpmv&) = delete;
-  CusparseCsrSpmv& operator=(const CusparseCsrSpmv&) = delete;
-  ~CusparseCsrSpmv() {
-    cusparseDestroySpMat(matrix_);
-    cusparseDestroy(handle_);
-  }
-
-  std::string name() const { return "cusparse_csr"; }
+  CusparseSpmvCore(const CusparseSpmvCore&) = delete;
+  CusparseSpmvCore& operator=(const CusparseSpmvCore&) = delete;
 
   void apply(const Kokkos::Cuda& space, const char mode[], Value alpha, const vector_type& x, Value beta,
              const vector_type& y) {
-    const cusparseOperation_t op = cuda_detail::to_operation(mode);
-    constexpr cudaDataType type = cuda_detail::cuda_data_type<Value>();
-    cuda_detail::check(cusparseSetStream(handle_, space.cuda_stream()), "cusparseSetStream");
+    const cusparseOperation_t op = to_operation(mode);
+    constexpr cudaDataType type = cuda_data_type<Value>();
+    check(cusparseSetStream(handle_, space.cuda_stream()), "cusparseSetStream");
     cusparseDnVecDescr_t vx = nullptr;
     cusparseDnVecDescr_t vy = nullptr;
-    cuda_detail::check(cusparseCreateDnVec(&vx, x.extent(0), const_cast<Value*>(x.data()), type),
-                       "cusparseCreateDnVec(x)");
-    cuda_detail::check(cusparseCreateDnVec(&vy, y.extent(0), y.data(), type), "cusparseCreateDnVec(y)");
+    check(cusparseCreateDnVec(&vx, x.extent(0), const_cast<Value*>(x.data()), type), "cusparseCreateDnVec(x)");
+    check(cusparseCreateDnVec(&vy, y.extent(0), y.data(), type), "cusparseCreateDnVec(y)");
     auto& buffer = buffers_[static_cast<int>(op)];
     auto& prepared = prepared_[static_cast<int>(op)];
     if (!prepared) {
       // Buffer and preprocessing are per operation and reused by every later
       // product, as an iterative solver would use them.
       std::size_t bytes = 0;
-      cuda_detail::check(cusparseSpMV_bufferSize(handle_, op, &alpha, matrix_, vx, &beta, vy, type,
-                                                 CUSPARSE_SPMV_ALG_DEFAULT, &bytes),
-                         "cusparseSpMV_bufferSize");
+      check(cusparseSpMV_bufferSize(handle_, op, &alpha, matrix_, vx, &beta, vy, type, CUSPARSE_SPMV_ALG_DEFAULT,
+                                    &bytes),
+            "cusparseSpMV_bufferSize");
       buffer = Kokkos::View<char*, Kokkos::CudaSpace>(
           Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::cusparse_spmv_buffer"), bytes > 0 ? bytes : 1);
-      cuda_detail::check(cusparseSpMV_preprocess(handle_, op, &alpha, matrix_, vx, &beta, vy, type,
-                                                 CUSPARSE_SPMV_ALG_DEFAULT, buffer.data()),
-                         "cusparseSpMV_preprocess");
+      check(cusparseSpMV_preprocess(handle_, op, &alpha, matrix_, vx, &beta, vy, type, CUSPARSE_SPMV_ALG_DEFAULT,
+                                    buffer.data()),
+            "cusparseSpMV_preprocess");
       prepared = true;
     }
-    const cusparseStatus_t status = cusparseSpMV(handle_, op, &alpha, matrix_, vx, &beta, vy, type,
-                                                 CUSPARSE_SPMV_ALG_DEFAULT, buffer.data());
+    const cusparseStatus_t status =
+        cusparseSpMV(handle_, op, &alpha, matrix_, vx, &beta, vy, type, CUSPARSE_SPMV_ALG_DEFAULT, buffer.data());
     cusparseDestroyDnVec(vx);
     cusparseDestroyDnVec(vy);
-    cuda_detail::check(status, "cusparseSpMV");
+    check(status, "cusparseSpMV");
   }
+
+ protected:
+  CusparseSpmvCore() { check(cusparseCreate(&handle_), "cusparseCreate"); }
+  ~CusparseSpmvCore() {
+    if (matrix_) cusparseDestroySpMat(matrix_);
+    cusparseDestroy(handle_);
+  }
+
+  cusparseHandle_t handle_ = nullptr;
+  cusparseSpMatDescr_t matrix_ = nullptr;
+
+ private:
+  std::array<Kokkos::View<char*, Kokkos::CudaSpace>, 3> buffers_;
+  std::array<bool, 3> prepared_{false, false, false};
+};
+
+}  // namespace cuda_detail
+
+template <class Value>
+class CusparseCsrSpmv<Value, Kokkos::Cuda> : public cuda_detail::CusparseSpmvCore<Value> {
+ public:
+  using device_type = Kokkos::Device<Kokkos::Cuda, Kokkos::CudaSpace>;
+  using matrix_type = DeviceCsr<Value, device_type>;
+
+  explicit CusparseCsrSpmv(matrix_type A) : A_(std::move(A)) {
+    cuda_detail::check(
+        cusparseCreateCsr(&this->matrix_, A_.numRows(), A_.numCols(), A_.nnz(),
+                          const_cast<int*>(A_.graph.row_map.data()), const_cast<int*>(A_.graph.entries.data()),
+                          const_cast<Value*>(A_.values.data()), CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                          CUSPARSE_INDEX_BASE_ZERO, cuda_detail::cuda_data_type<Value>()),
+        "cusparseCreateCsr");
+  }
+
+  std::string name() const { return "cusparse_csr"; }
 
  private:
   matrix_type A_;
-  cusparseHandle_t handle_ = nullptr;
-  cusparseSpMatDescr_t matrix_ = nullptr;
-  std::array<Kokkos::View<char*, Kokkos::CudaSpace>, 3> buffers_;
-  std::array<bool, 3> prepared_{false, false, false};
+};
+
+// COO from three device arrays sorted by row (Strata's CooMatrix holds them).
+template <class Value>
+class CusparseCooSpmv<Value, Kokkos::Cuda> : public cuda_detail::CusparseSpmvCore<Value> {
+ public:
+  using index_view = Kokkos::View<int*, Kokkos::Device<Kokkos::Cuda, Kokkos::CudaSpace>>;
+  using value_view = Kokkos::View<Value*, Kokkos::Device<Kokkos::Cuda, Kokkos::CudaSpace>>;
+
+  CusparseCooSpmv(int num_rows, int num_cols, index_view rows, index_view cols, value_view values)
+      : rows_(rows), cols_(cols), values_(values) {
+    cuda_detail::check(cusparseCreateCoo(&this->matrix_, num_rows, num_cols, static_cast<int64_t>(values.extent(0)),
+                                         rows_.data(), cols_.data(), values_.data(), CUSPARSE_INDEX_32I,
+                                         CUSPARSE_INDEX_BASE_ZERO, cuda_detail::cuda_data_type<Value>()),
+                       "cusparseCreateCoo");
+  }
+
+  std::string name() const { return "cusparse_coo"; }
+
+ private:
+  index_view rows_;
+  index_view cols_;
+  value_view values_;
 };
 
 }  // namespace strata::baseline
