@@ -1,13 +1,19 @@
-// SpMV baselines over generated and real matrices: Kokkos Kernels CSR (native,
-// and merge path where available) and, in CUDA builds, cuSPARSE CSR. Each
-// product is timed between fences; results are verified once against the
-// host reference before timing.
+// The SpMV suite that judges every SpMV in Strata: for each matrix (generated
+// ones sized for the device plus every real matrix) and precision it times
+// Strata's load-balanced COO, Kokkos Kernels CSR (native, and merge path where
+// available) and, in CUDA builds, cuSPARSE CSR and COO. Each product is timed
+// between fences; each kernel is verified once against the host reference
+// before timing. scripts/spmv_report.py turns the JSON output into the tables
+// of docs/PERFORMANCE.md (wins, geometric means, slowdown-versus-best profile).
 #include "benchmark_context.hpp"
 #include "benchmark_matrices.hpp"
 
 #include <strata/algorithms/baseline/cusparse_spmv.hpp>
 #include <strata/algorithms/baseline/kokkos_kernels_spmv.hpp>
 #include <strata/algorithms/reference/csr_spmv.hpp>
+#include <strata/algorithms/spmv/coo_spmv.hpp>
+#include <strata/core/matrix_statistics.hpp>
+#include <strata/formats/coo/coo_csr_conversion.hpp>
 #include <strata/algorithms/spmv_traffic.hpp>
 #include <strata/core/matrix_source.hpp>
 #include <strata/core/pseudo_random.hpp>
@@ -49,9 +55,21 @@ ApplyFunction<Value> make_kernel(const std::string& kernel, const DeviceCsr<Valu
         A, kernel == "kk_native" ? compat::KkSpmvAlgorithm::native : compat::KkSpmvAlgorithm::merge_path);
     return [kk, space](Value a, const auto& x, Value b, const auto& y) { kk->apply(space, "N", a, x, b, y); };
   }
+  if (kernel == "strata_coo") {
+    auto coo = std::make_shared<CooMatrix<Value, Device>>(coo_from_csr(A, "strata::bench_coo"));
+    return [coo, space](Value a, const auto& x, Value b, const auto& y) { spmv(space, "N", a, *coo, x, b, y); };
+  }
   if constexpr (baseline::cusparse_spmv_available<ExecSpace>::value) {
-    auto cs = std::make_shared<baseline::CusparseCsrSpmv<Value, ExecSpace>>(A);
-    return [cs, space](Value a, const auto& x, Value b, const auto& y) { cs->apply(space, "N", a, x, b, y); };
+    if (kernel == "cusparse_csr") {
+      auto cs = std::make_shared<baseline::CusparseCsrSpmv<Value, ExecSpace>>(A);
+      return [cs, space](Value a, const auto& x, Value b, const auto& y) { cs->apply(space, "N", a, x, b, y); };
+    }
+    if (kernel == "cusparse_coo") {
+      const auto coo = coo_from_csr(A, "strata::bench_cusparse_coo");
+      auto cs = std::make_shared<baseline::CusparseCooSpmv<Value, ExecSpace>>(coo.num_rows(), coo.num_cols(),
+                                                                               coo.rows(), coo.cols(), coo.values());
+      return [cs, space](Value a, const auto& x, Value b, const auto& y) { cs->apply(space, "N", a, x, b, y); };
+    }
   }
   throw Error("kernel " + kernel + " is not available in this build");
 }
@@ -96,8 +114,13 @@ void run_spmv(benchmark::State& state, const HostCsr<Value>& host, const std::st
     state.SetIterationTime(seconds);
     total_seconds += seconds;
   }
-  const auto traffic = csr_spmv_traffic(host.num_rows, host.num_cols, host.nnz(), sizeof(Value), sizeof(int),
-                                        sizeof(int), value_traits<Value>::is_complex, false, false);
+  const bool coo_format = kernel == "strata_coo" || kernel == "cusparse_coo";
+  const auto traffic =
+      coo_format ? coo_spmv_traffic(host.num_rows, host.num_cols, host.nnz(), sizeof(Value), sizeof(int),
+                                    value_traits<Value>::is_complex, false, false)
+                 : csr_spmv_traffic(host.num_rows, host.num_cols, host.nnz(), sizeof(Value), sizeof(int), sizeof(int),
+                                    value_traits<Value>::is_complex, false, false);
+  const MatrixStatistics stats = compute_statistics(host);
   const double iterations = static_cast<double>(state.iterations());
   const double gb_per_s = traffic.bytes * iterations / total_seconds * 1e-9;
   state.counters["GB/s"] = gb_per_s;
@@ -106,6 +129,7 @@ void run_spmv(benchmark::State& state, const HostCsr<Value>& host, const std::st
   state.counters["nnz"] = static_cast<double>(host.nnz());
   state.counters["rows"] = static_cast<double>(host.num_rows);
   state.counters["max_error_over_bound"] = accuracy.max_scaled_error;
+  state.counters["row_length_cv"] = stats.row_length_mean > 0 ? stats.row_length_std / stats.row_length_mean : 0.0;
 }
 
 void benchmark_spmv(benchmark::State& state, const std::string& source, const std::string& precision,
@@ -145,17 +169,21 @@ int main(int argc, char** argv) {
       Kokkos::SpaceAccessibility<Kokkos::HostSpace, Kokkos::DefaultExecutionSpace::memory_space>::accessible;
   const std::vector<std::string> generated = host_device
                                                  ? std::vector<std::string>{"gen:poisson3d:64", "gen:rmat:16"}
-                                                 : std::vector<std::string>{"gen:poisson3d:160", "gen:rmat:21"};
+                                                 : std::vector<std::string>{"gen:poisson3d:160", "gen:rmat:22",
+                                                                            "gen:hubs:4000000:8:40:200000"};
   MatrixSelection selection;
   try {
     selection = parse_matrix_selection(&argc, argv, generated);
   } catch (const std::exception& e) {
-    std::cerr << "strata_spmv_baselines: " << e.what() << "\n";
+    std::cerr << "strata_spmv_suite: " << e.what() << "\n";
     return 2;
   }
-  std::vector<std::string> kernels{"kk_native"};
+  std::vector<std::string> kernels{"strata_coo", "kk_native"};
   if (strata::compat::kk_has_merge_path) kernels.push_back("kk_merge_path");
-  if (strata::baseline::cusparse_spmv_available<Kokkos::DefaultExecutionSpace>::value) kernels.push_back("cusparse");
+  if (strata::baseline::cusparse_spmv_available<Kokkos::DefaultExecutionSpace>::value) {
+    kernels.push_back("cusparse_csr");
+    kernels.push_back("cusparse_coo");
+  }
 
   for (const auto& source : selection.sources) {
     for (const auto& precision : selection.precisions) {
