@@ -199,10 +199,19 @@ std::vector<KernelResult> run_kernels(const HostCsr<Value>& host_matrix, const O
           A, kernel == "kk" ? compat::KkSpmvAlgorithm::native : compat::KkSpmvAlgorithm::merge_path);
       measure(kernel, kk.name(), [&](Value a, Value b) { kk.apply(space, options.mode.c_str(), a, x, b, y); });
     } else if (kernel == "coo") {
+      // Resolve omega here (tuning first if asked) so the report names the value used.
+      CooSpmvOptions coo = options.coo;
       std::string name = "strata_coo";
-      if (options.coo.deterministic) name += "_deterministic";
-      if (options.coo.autotune) name += "_autotuned";
-      measure(kernel, name, [&](Value a, Value b) { spmv(space, options.mode.c_str(), a, A_coo, x, b, y, options.coo); });
+      if (coo.deterministic) name += "_deterministic";
+      if (coo.autotune) {
+        coo.omega = autotuned_coo_omega(space, A_coo, coo.deterministic);
+        coo.autotune = false;
+        name += "_autotuned";
+      } else if (coo.omega == 0) {
+        coo.omega = coo_default_omega(A_coo.nnz());
+      }
+      name += "(omega=" + std::to_string(coo.omega) + ")";
+      measure(kernel, name, [&, coo](Value a, Value b) { spmv(space, options.mode.c_str(), a, A_coo, x, b, y, coo); });
     } else if constexpr (baseline::cusparse_spmv_available<ExecSpace>::value) {
       if (kernel == "cusparse") {
         baseline::CusparseCsrSpmv<Value, ExecSpace> cusparse(A);
@@ -245,10 +254,10 @@ void print_results(const LoadedMatrix& m, const std::string& value_name, const O
   std::printf("device   %s; Kokkos %d\n", device.c_str(), compat::kokkos_version);
   std::printf("copy     %.1f GB/s (median of device-to-device copies of %.0f MiB)\n", copy.median_gb_per_s(),
               copy.bytes_moved / 2.0 / (1 << 20));
-  std::printf("%-28s %11s %11s %9s %9s %8s  %s\n", "kernel", "median ms", "best ms", "GFLOP/s", "GB/s", "of copy",
+  std::printf("%-34s %11s %11s %9s %9s %8s  %s\n", "kernel", "median ms", "best ms", "GFLOP/s", "GB/s", "of copy",
               "verified (max error / bound)");
   for (const auto& r : results) {
-    std::printf("%-28s %11.4f %11.4f %9.2f %9.1f %7.1f%%  %s (%.3g)\n", r.kernel.c_str(), r.median_seconds * 1e3,
+    std::printf("%-34s %11.4f %11.4f %9.2f %9.1f %7.1f%%  %s (%.3g)\n", r.kernel.c_str(), r.median_seconds * 1e3,
                 r.best_seconds * 1e3, r.gflops, r.gb_per_s, 100.0 * r.fraction_of_copy,
                 r.verified ? "yes" : "NO", r.max_scaled_error);
   }

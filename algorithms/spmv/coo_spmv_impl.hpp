@@ -25,10 +25,14 @@ namespace Impl {
 template <class ExecSpace, class Value, class Device, class YView>
 void scale_output(const ExecSpace& space, const Value& beta, const YView& y) {
   if (beta == Value(1)) return;
-  const bool zero = beta == Value(0);
+  if (beta == Value(0)) {
+    // A fill (a memset on GPUs) rather than a kernel: it overwrites NaN as BLAS requires.
+    Kokkos::deep_copy(space, y, Value(0));
+    return;
+  }
   Kokkos::parallel_for(
       "strata::coo_spmv::scale_y", Kokkos::RangePolicy<ExecSpace>(space, 0, y.extent(0)),
-      KOKKOS_LAMBDA(const std::size_t i) { y(i) = zero ? Value(0) : beta * y(i); });
+      KOKKOS_LAMBDA(const std::size_t i) { y(i) = beta * y(i); });
 }
 
 template <class ExecSpace, class Value, class Device, class XView, class YView>
@@ -99,9 +103,14 @@ void coo_spmv(const ExecSpace& space, const char mode, const Value& alpha, const
           p.last_row(c) = A.rows(chunking.end(c) - 1);
         });
   }
-  const CooRowSink<Value, YView, Partials, ExecSpace> sink{y, alpha, options.deterministic, partials};
-  CooSpmvChunkKernel<ExecSpace>::template run<Value>(space, A, x, sink, chunking, conjugate_values);
-  if (options.deterministic) add_boundary_rows<ExecSpace>(space, partials, chunking.num_chunks, alpha, y);
+  if (options.deterministic) {
+    const CooRowSink<Value, YView, Partials, ExecSpace, true> sink{y, alpha, partials};
+    CooSpmvChunkKernel<ExecSpace>::template run<Value>(space, A, x, sink, chunking, conjugate_values);
+    add_boundary_rows<ExecSpace>(space, partials, chunking.num_chunks, alpha, y);
+  } else {
+    const CooRowSink<Value, YView, Partials, ExecSpace, false> sink{y, alpha};
+    CooSpmvChunkKernel<ExecSpace>::template run<Value>(space, A, x, sink, chunking, conjugate_values);
+  }
 }
 
 }  // namespace Impl

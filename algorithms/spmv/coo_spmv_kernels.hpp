@@ -22,17 +22,27 @@ struct CooBoundaryPartials {
   Kokkos::View<Value*, Device> last_sum;
 };
 
+template <class Value, class YView, class BoundaryPartials, class ExecSpace, bool Deterministic>
+struct CooRowSink;
+
 template <class Value, class YView, class BoundaryPartials, class ExecSpace>
-struct CooRowSink {
+struct CooRowSink<Value, YView, BoundaryPartials, ExecSpace, false> {
   YView y;
   Value alpha;
-  bool deterministic;
+
+  KOKKOS_INLINE_FUNCTION void flush(std::int64_t, int row, const Value& sum) const {
+    atomic_add<ExecSpace>(&y(row), alpha * sum);
+  }
+};
+
+template <class Value, class YView, class BoundaryPartials, class ExecSpace>
+struct CooRowSink<Value, YView, BoundaryPartials, ExecSpace, true> {
+  YView y;
+  Value alpha;
   BoundaryPartials partials;
 
   KOKKOS_INLINE_FUNCTION void flush(std::int64_t chunk, int row, const Value& sum) const {
-    if (!deterministic) {
-      atomic_add<ExecSpace>(&y(row), alpha * sum);
-    } else if (row == partials.first_row(chunk)) {
+    if (row == partials.first_row(chunk)) {
       partials.first_sum(chunk) = sum;
     } else if (row == partials.last_row(chunk)) {
       partials.last_sum(chunk) = sum;

@@ -87,7 +87,6 @@ class TemporaryDirectory {
   TemporaryDirectory& operator=(const TemporaryDirectory&) = delete;
 
   std::string file(const std::string& name) const { return (path_ / name).string(); }
-  const fs::path& path() const { return path_; }
 
   std::string write_text(const std::string& name, const std::string& content) const {
     const std::string target = file(name);
