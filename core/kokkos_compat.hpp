@@ -7,6 +7,13 @@
 #include <KokkosSparse_spmv.hpp>
 
 #include <string>
+#include <vector>
+
+#if KOKKOS_VERSION >= 40000
+#include <Kokkos_NestedSort.hpp>
+#else
+#include <KokkosKernels_Sorting.hpp>
+#endif
 
 #if defined(KOKKOSKERNELS_VERSION) && (KOKKOSKERNELS_VERSION >= 40300)
 #define STRATA_KOKKOSKERNELS_HAS_SPMV_HANDLE 1
@@ -71,5 +78,34 @@ class KkSpmvPlan {
   KokkosKernels::Experimental::Controls controls_;
 #endif
 };
+
+// n execution space instances for independent work that may overlap (the
+// length bins of ADCSR). Device backends get instances of their own (streams);
+// host backends, whose launches block the caller and whose partitions would
+// split the thread pool, get the default instance n times, and so does Kokkos
+// 3.4, which has no partition_space: there the work runs in sequence.
+template <class ExecSpace>
+std::vector<ExecSpace> execution_space_instances(int n) {
+#if KOKKOS_VERSION >= 40000
+  if constexpr (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible) {
+    return Kokkos::Experimental::partition_space(ExecSpace(), std::vector<int>(static_cast<std::size_t>(n), 1));
+  }
+#endif
+  return std::vector<ExecSpace>(static_cast<std::size_t>(n), ExecSpace());
+}
+
+// Sorts keys[0, n) ascending inside a team, applying the same swaps to
+// perm[0, n) (not stable). Kokkos 4.x provides it; Kokkos 3.4 only has the
+// Kokkos Kernels team bitonic sort.
+template <class TeamMember, class Key, class Perm>
+KOKKOS_INLINE_FUNCTION void team_sort_by_key(const TeamMember& member, Key* keys, Perm* perm, int n) {
+#if KOKKOS_VERSION >= 40000
+  Kokkos::View<Key*, Kokkos::AnonymousSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> key_view(keys, n);
+  Kokkos::View<Perm*, Kokkos::AnonymousSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> perm_view(perm, n);
+  Kokkos::Experimental::sort_by_key_team(member, key_view, perm_view);
+#else
+  KokkosKernels::Impl::TeamBitonicSort2<int, Key, Perm, TeamMember>(keys, perm, n, member);
+#endif
+}
 
 }  // namespace strata::compat

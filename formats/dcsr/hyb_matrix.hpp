@@ -1,0 +1,204 @@
+#pragma once
+// HYB (ELL of width mu plus a row-sorted COO overflow), the update baseline of
+// the DCSR paper, written here because no library in use ships one any more.
+// Insertion fills a row's free ELL slots, appends the rest to the COO part and
+// re-sorts it by row.
+#include <strata/core/kokkos_crs.hpp>
+#include <strata/formats/dcsr/dcsr_batch.hpp>
+
+#include <Kokkos_Sort.hpp>
+
+namespace strata {
+
+template <class Value, class Device>
+struct HybView {
+  int num_rows = 0;
+  int num_cols = 0;
+  int width = 0;
+  int coo_nnz = 0;
+  Kokkos::View<int*, Device> ell_fill;     // used ELL slots per row
+  Kokkos::View<int*, Device> ell_cols;     // width x rows, column-major (slot j of row r at j * rows + r)
+  Kokkos::View<Value*, Device> ell_values;
+  Kokkos::View<int*, Device> coo_rows;     // sorted by row
+  Kokkos::View<int*, Device> coo_cols;
+  Kokkos::View<Value*, Device> coo_values;
+};
+
+template <class Value, class Device>
+class HybMatrix {
+ public:
+  using view_type = HybView<Value, Device>;
+  using execution_space = typename Device::execution_space;
+
+  HybMatrix() = default;
+  explicit HybMatrix(view_type v) : v_(std::move(v)) {}
+  const view_type& view() const { return v_; }
+  int num_rows() const { return v_.num_rows; }
+  int num_cols() const { return v_.num_cols; }
+
+  index_type nnz() const {
+    index_type ell = 0;
+    const auto fill = v_.ell_fill;
+    Kokkos::parallel_reduce(
+        "strata::hyb::nnz", Kokkos::RangePolicy<execution_space>(0, v_.num_rows),
+        KOKKOS_LAMBDA(const int r, index_type& sum) { sum += fill(r); }, ell);
+    return ell + v_.coo_nnz;
+  }
+
+  std::size_t memory_bytes() const {
+    return v_.ell_fill.span() * sizeof(int) + v_.ell_cols.span() * sizeof(int) + v_.ell_values.span() * sizeof(Value) +
+           static_cast<std::size_t>(v_.coo_nnz) * (2 * sizeof(int) + sizeof(Value));
+  }
+
+  // Appends the batch (duplicates kept as separate entries).
+  template <class RowView, class ColView, class ValueView>
+  void insert(const RowView& rows, const ColView& cols, const ValueView& values) {
+    STRATA_REQUIRE(rows.extent(0) == cols.extent(0) && rows.extent(0) == values.extent(0),
+                   "HybMatrix::insert: rows, cols and values differ in length");
+    const int n = static_cast<int>(rows.extent(0));
+    if (n == 0) return;
+    Impl::require_batch_in_range<execution_space>(v_.num_rows, v_.num_cols, rows, cols, "HybMatrix::insert");
+    const view_type v = v_;
+    Kokkos::View<int*, Device> overflows(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::hyb::overflows"), n);
+    Kokkos::parallel_for(
+        "strata::hyb::insert_ell", Kokkos::RangePolicy<execution_space>(0, n), KOKKOS_LAMBDA(const int i) {
+          const int r = static_cast<int>(rows(i));
+          const int slot = Kokkos::atomic_fetch_add(&v.ell_fill(r), 1);
+          overflows(i) = slot < v.width ? 0 : 1;
+          if (slot < v.width) {
+            v.ell_cols(static_cast<std::size_t>(slot) * v.num_rows + r) = static_cast<int>(cols(i));
+            v.ell_values(static_cast<std::size_t>(slot) * v.num_rows + r) = values(i);
+          }
+        });
+    Kokkos::parallel_for(
+        "strata::hyb::clamp_fill", Kokkos::RangePolicy<execution_space>(0, v.num_rows), KOKKOS_LAMBDA(const int r) {
+          if (v.ell_fill(r) > v.width) v.ell_fill(r) = v.width;
+        });
+    Kokkos::View<int*, Device> position(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::hyb::position"), n);
+    int overflow = 0;
+    Kokkos::parallel_scan(
+        "strata::hyb::overflow_positions", Kokkos::RangePolicy<execution_space>(0, n),
+        KOKKOS_LAMBDA(const int i, int& at, const bool final) {
+          if (final) position(i) = at;
+          at += overflows(i);
+        },
+        overflow);
+    if (overflow == 0) return;
+    const int old_nnz = v.coo_nnz;
+    const int total = old_nnz + overflow;
+    view_type grown = v;
+    grown.coo_nnz = total;
+    grown.coo_rows = Kokkos::View<int*, Device>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::hyb::coo_rows"), total);
+    grown.coo_cols = Kokkos::View<int*, Device>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::hyb::coo_cols"), total);
+    grown.coo_values =
+        Kokkos::View<Value*, Device>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::hyb::coo_values"), total);
+    const auto old_range = std::make_pair(0, old_nnz);
+    Kokkos::deep_copy(Kokkos::subview(grown.coo_rows, old_range), Kokkos::subview(v.coo_rows, old_range));
+    Kokkos::deep_copy(Kokkos::subview(grown.coo_cols, old_range), Kokkos::subview(v.coo_cols, old_range));
+    Kokkos::deep_copy(Kokkos::subview(grown.coo_values, old_range), Kokkos::subview(v.coo_values, old_range));
+    Kokkos::parallel_for(
+        "strata::hyb::append_coo", Kokkos::RangePolicy<execution_space>(0, n), KOKKOS_LAMBDA(const int i) {
+          if (overflows(i) == 0) return;
+          const int at = old_nnz + position(i);
+          grown.coo_rows(at) = static_cast<int>(rows(i));
+          grown.coo_cols(at) = static_cast<int>(cols(i));
+          grown.coo_values(at) = values(i);
+        });
+    sort_coo_by_row(grown);
+    v_ = grown;
+  }
+
+  // y := alpha * A * x + beta * y: the ELL part row by row, then the COO part
+  // with atomic additions.
+  template <class XView, class YView>
+  void spmv(const execution_space& space, Value alpha, const XView& x, Value beta, const YView& y) const {
+    STRATA_REQUIRE(static_cast<int>(x.extent(0)) == v_.num_cols && static_cast<int>(y.extent(0)) == v_.num_rows,
+                   "HybMatrix::spmv: x or y does not match the matrix");
+    const view_type v = v_;
+    Kokkos::parallel_for(
+        "strata::hyb::spmv_ell", Kokkos::RangePolicy<execution_space>(space, 0, v.num_rows), KOKKOS_LAMBDA(const int r) {
+          Value sum = Value(0);
+          for (int j = 0; j < v.ell_fill(r); ++j) {
+            const std::size_t at = static_cast<std::size_t>(j) * v.num_rows + r;
+            sum += v.ell_values(at) * x(v.ell_cols(at));
+          }
+          y(r) = beta == Value(0) ? alpha * sum : alpha * sum + beta * y(r);
+        });
+    Kokkos::parallel_for(
+        "strata::hyb::spmv_coo", Kokkos::RangePolicy<execution_space>(space, 0, v.coo_nnz), KOKKOS_LAMBDA(const int k) {
+          Kokkos::atomic_add(&y(v.coo_rows(k)), alpha * v.coo_values(k) * x(v.coo_cols(k)));
+        });
+  }
+
+ private:
+  static void sort_coo_by_row(const view_type& v) {
+    using Comparator = Kokkos::BinOp1D<Kokkos::View<int*, Device>>;
+    // One bin per row: bin(r) = r.
+    Comparator bin_op(v.num_rows, 0, v.num_rows);
+    Kokkos::BinSort<Kokkos::View<int*, Device>, Comparator> sorter(v.coo_rows, bin_op, false);
+    sorter.create_permute_vector();
+    sorter.sort(v.coo_cols);
+    sorter.sort(v.coo_values);
+    sorter.sort(v.coo_rows);
+  }
+
+  view_type v_;
+};
+
+// HYB with ELL width `width` from CSR: the first `width` entries of each row
+// in ELL, the rest in the COO part.
+template <class Value, class Device, class CrsMatrix>
+HybMatrix<Value, Device> hyb_from_csr(const CrsMatrix& csr, int width) {
+  using ExecSpace = typename Device::execution_space;
+  STRATA_REQUIRE(width >= 0, "hyb_from_csr: width must not be negative");
+  HybView<Value, Device> v;
+  v.num_rows = csr.numRows();
+  v.num_cols = csr.numCols();
+  v.width = width;
+  v.ell_fill = Kokkos::View<int*, Device>("strata::hyb::ell_fill", v.num_rows);
+  v.ell_cols = Kokkos::View<int*, Device>("strata::hyb::ell_cols", static_cast<std::size_t>(width) * v.num_rows);
+  v.ell_values = Kokkos::View<Value*, Device>("strata::hyb::ell_values", static_cast<std::size_t>(width) * v.num_rows);
+  const auto row_map = csr.graph.row_map;
+  const auto entries = csr.graph.entries;
+  const auto values = csr.values;
+  int overflow = 0;
+  Kokkos::parallel_reduce(
+      "strata::hyb::count_overflow", Kokkos::RangePolicy<ExecSpace>(0, v.num_rows),
+      KOKKOS_LAMBDA(const int r, int& sum) {
+        const int length = static_cast<int>(row_map(r + 1) - row_map(r));
+        sum += length > width ? length - width : 0;
+      },
+      overflow);
+  Kokkos::View<int*, Device> coo_begin("strata::hyb::coo_begin", v.num_rows);
+  Kokkos::parallel_scan(
+      "strata::hyb::coo_offsets", Kokkos::RangePolicy<ExecSpace>(0, v.num_rows),
+      KOKKOS_LAMBDA(const int r, int& at, const bool final) {
+        const int length = static_cast<int>(row_map(r + 1) - row_map(r));
+        if (final) coo_begin(r) = at;
+        at += length > width ? length - width : 0;
+      });
+  v.coo_nnz = overflow;
+  v.coo_rows = Kokkos::View<int*, Device>("strata::hyb::coo_rows", overflow);
+  v.coo_cols = Kokkos::View<int*, Device>("strata::hyb::coo_cols", overflow);
+  v.coo_values = Kokkos::View<Value*, Device>("strata::hyb::coo_values", overflow);
+  Kokkos::parallel_for(
+      "strata::hyb::from_csr", Kokkos::RangePolicy<ExecSpace>(0, v.num_rows), KOKKOS_LAMBDA(const int r) {
+        const int begin = static_cast<int>(row_map(r));
+        const int length = static_cast<int>(row_map(r + 1)) - begin;
+        const int in_ell = length < width ? length : width;
+        v.ell_fill(r) = in_ell;
+        for (int j = 0; j < in_ell; ++j) {
+          v.ell_cols(static_cast<std::size_t>(j) * v.num_rows + r) = entries(begin + j);
+          v.ell_values(static_cast<std::size_t>(j) * v.num_rows + r) = values(begin + j);
+        }
+        for (int j = in_ell; j < length; ++j) {
+          const int at = coo_begin(r) + j - in_ell;
+          v.coo_rows(at) = r;
+          v.coo_cols(at) = entries(begin + j);
+          v.coo_values(at) = values(begin + j);
+        }
+      });
+  return HybMatrix<Value, Device>(v);
+}
+
+}  // namespace strata

@@ -1,0 +1,2 @@
+add_executable(strata_dcsr_updates dcsr_updates.cpp)
+target_link_libraries(strata_dcsr_updates PRIVATE strata_benchmark_support)

@@ -1,0 +1,506 @@
+// Dynamic CSR update benchmarks (King, Gilray, Kirby, Might):
+//   stream/FORMAT      build each matrix entirely by batched insertion (entries/s)
+//   iterative/FORMAT   50 iterations of: insert 0.2% new random nonzeros, then 5 SpMV
+//   spmv/KERNEL        DCSR and ADCSR, fragmented and defragmented, against CSR and HYB (GB/s, GFLOP/s)
+//   memory/FORMAT      device bytes of DCSR (k = 2, 3, 4) built by streaming, CSR and HYB
+//   convert/OPERATION  conversion times relative to a device copy of the CSR arrays
+// FORMAT is dcsr, hyb (ELL width mu + sorted COO) or csr_rebuild (Kokkos Kernels
+// sparse add). Every timed region lies between fences; SpMV results are
+// checked once against the host reference before timing.
+#include "benchmark_context.hpp"
+#include "benchmark_matrices.hpp"
+
+#include <strata/algorithms/baseline/csr_rebuild.hpp>
+#include <strata/algorithms/baseline/kokkos_kernels_spmv.hpp>
+#include <strata/algorithms/reference/csr_spmv.hpp>
+#include <strata/algorithms/spmv/dcsr_spmv.hpp>
+#include <strata/algorithms/spmv_traffic.hpp>
+#include <strata/core/generators.hpp>
+#include <strata/core/matrix_source.hpp>
+#include <strata/core/pseudo_random.hpp>
+#include <strata/formats/dcsr/dcsr_convert.hpp>
+#include <strata/formats/dcsr/hyb_matrix.hpp>
+
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <functional>
+#include <iostream>
+#include <memory>
+#include <numeric>
+
+namespace strata::bench {
+namespace {
+
+using ExecSpace = Kokkos::DefaultExecutionSpace;
+using Device = Kokkos::Device<ExecSpace, ExecSpace::memory_space>;
+
+constexpr int stream_batches = 10;
+constexpr int iterative_steps = 50;
+constexpr int spmv_per_step = 5;
+constexpr double iterative_fraction = 0.002;
+constexpr int hyb_width = 4;  // mu of the paper's HYB comparison
+
+template <class Value>
+struct DeviceBatch {
+  Kokkos::View<int*, Device> rows, cols;
+  Kokkos::View<Value*, Device> values;
+  int size() const { return static_cast<int>(rows.extent(0)); }
+};
+
+template <class Value>
+DeviceBatch<Value> upload(const std::vector<int>& r, const std::vector<int>& c, const std::vector<Value>& v,
+                          std::size_t begin, std::size_t end) {
+  const int n = static_cast<int>(end - begin);
+  DeviceBatch<Value> b{Kokkos::View<int*, Device>("strata::bench::batch_rows", n),
+                       Kokkos::View<int*, Device>("strata::bench::batch_cols", n),
+                       Kokkos::View<Value*, Device>("strata::bench::batch_values", n)};
+  auto rh = Kokkos::create_mirror_view(b.rows);
+  auto ch = Kokkos::create_mirror_view(b.cols);
+  auto vh = Kokkos::create_mirror_view(b.values);
+  for (int i = 0; i < n; ++i) {
+    rh(i) = r[begin + i];
+    ch(i) = c[begin + i];
+    vh(i) = v[begin + i];
+  }
+  Kokkos::deep_copy(b.rows, rh);
+  Kokkos::deep_copy(b.cols, ch);
+  Kokkos::deep_copy(b.values, vh);
+  return b;
+}
+
+// Everything the benchmarks of one matrix and precision share.
+template <class Value>
+struct Workload {
+  HostCsr<Value> host;
+  DeviceCsr<Value, Device> csr;
+  std::vector<DeviceBatch<Value>> stream;     // the matrix's entries, shuffled, in batches
+  std::vector<DeviceBatch<Value>> iterative;  // 0.2% random new nonzeros per step
+};
+
+template <class Value>
+std::unique_ptr<Workload<Value>> make_workload(HostCsr<Value> host) {
+  STRATA_REQUIRE(host.num_rows > 0 && host.num_cols > 0, "dcsr_updates: the matrix has no rows or columns");
+  auto w = std::make_unique<Workload<Value>>();
+  w->csr = to_kokkos_crs<DeviceCsr<Value, Device>>(host, "strata::bench::csr");
+  const auto coo = to_coo(host);
+  std::vector<std::size_t> order(static_cast<std::size_t>(coo.nnz()));
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  SignedUnitSequence random(17);
+  for (std::size_t i = order.size(); i > 1; --i) {
+    const auto j = static_cast<std::size_t>((random.next() + 1.0) * 0.5 * static_cast<double>(i)) % i;
+    std::swap(order[i - 1], order[j]);
+  }
+  std::vector<int> r(order.size()), c(order.size());
+  std::vector<Value> v(order.size());
+  for (std::size_t k = 0; k < order.size(); ++k) {
+    r[k] = static_cast<int>(coo.rows[order[k]]);
+    c[k] = static_cast<int>(coo.cols[order[k]]);
+    v[k] = coo.values[order[k]];
+  }
+  for (int b = 0; b < stream_batches; ++b) {
+    w->stream.push_back(upload(r, c, v, order.size() * b / stream_batches, order.size() * (b + 1) / stream_batches));
+  }
+  const std::size_t per_step = std::max<std::size_t>(1, static_cast<std::size_t>(iterative_fraction * host.nnz()));
+  std::vector<int> ir(per_step), ic(per_step);
+  std::vector<Value> iv(per_step);
+  for (int s = 0; s < iterative_steps; ++s) {
+    for (std::size_t k = 0; k < per_step; ++k) {
+      ir[k] = static_cast<int>((random.next() + 1.0) * 0.5 * static_cast<double>(host.num_rows)) %
+              static_cast<int>(host.num_rows);
+      ic[k] = static_cast<int>((random.next() + 1.0) * 0.5 * static_cast<double>(host.num_cols)) %
+              static_cast<int>(host.num_cols);
+      iv[k] = value_from<Value>(random.next(), random.next());
+    }
+    w->iterative.push_back(upload(ir, ic, iv, 0, per_step));
+  }
+  w->host = std::move(host);
+  return w;
+}
+
+// Benchmarks run matrix by matrix: keep only the current workload, released
+// by release_workload() before Kokkos finalizes.
+std::shared_ptr<void> current_workload_holder;
+std::string current_workload_key;
+
+void release_workload() {
+  current_workload_holder.reset();
+  current_workload_key.clear();
+}
+
+template <class Value>
+Workload<Value>& current_workload(const std::string& source) {
+  const std::string key = source + "|" + value_traits<Value>::name;
+  if (!current_workload_holder || current_workload_key != key) {
+    release_workload();
+    LoadedMatrix m = load_matrix(source, &std::cerr);
+    std::shared_ptr<Workload<Value>> w;
+    if constexpr (value_traits<Value>::is_complex) {
+      STRATA_REQUIRE(m.is_complex, "dcsr_updates: complex workload for a real matrix");
+      w = make_workload<Value>(convert_values<Value>(m.complex));
+    } else {
+      STRATA_REQUIRE(!m.is_complex, "dcsr_updates: real workload for a complex matrix");
+      w = make_workload<Value>(convert_values<Value>(m.real));
+    }
+    current_workload_holder = w;
+    current_workload_key = key;
+  }
+  return *static_cast<Workload<Value>*>(current_workload_holder.get());
+}
+
+DcsrParameters stream_parameters(int k) {
+  DcsrParameters p;
+  p.max_segments = k;
+  return p;
+}
+
+template <class Value>
+DcsrMatrix<Value, Device> stream_dcsr(const Workload<Value>& w, int k) {
+  auto A = dcsr_blank<Value, Device>(w.host.num_rows, w.host.num_cols, stream_parameters(k));
+  for (const auto& b : w.stream) dcsr_insert(A, b.rows, b.cols, b.values, DuplicatePolicy::keep_separate);
+  return A;
+}
+
+template <class Value>
+DeviceCsr<Value, Device> empty_csr(index_type rows, index_type cols) {
+  HostCsr<Value> h;
+  h.num_rows = rows;
+  h.num_cols = cols;
+  h.row_offsets.assign(static_cast<std::size_t>(rows) + 1, 0);
+  return to_kokkos_crs<DeviceCsr<Value, Device>>(h, "strata::bench::empty");
+}
+
+template <class Value>
+HybMatrix<Value, Device> stream_hyb(const Workload<Value>& w) {
+  auto A = hyb_from_csr<Value, Device>(empty_csr<Value>(w.host.num_rows, w.host.num_cols), hyb_width);
+  for (const auto& b : w.stream) A.insert(b.rows, b.cols, b.values);
+  return A;
+}
+
+template <class Value>
+void run_stream(benchmark::State& state, const Workload<Value>& w, const std::string& format) {
+  ExecSpace space;
+  double total = 0.0;
+  for (auto _ : state) {
+    space.fence();
+    Kokkos::Timer timer;
+    if (format == "dcsr") {
+      auto A = stream_dcsr(w, 4);
+      space.fence();
+      state.counters["capacity_over_nnz"] = static_cast<double>(A.capacity()) / static_cast<double>(w.host.nnz());
+    } else if (format == "hyb") {
+      auto A = stream_hyb(w);
+      space.fence();
+    } else {
+      baseline::CsrRebuild<Value, ExecSpace> A(empty_csr<Value>(w.host.num_rows, w.host.num_cols));
+      for (const auto& b : w.stream) A.insert(b.rows, b.cols, b.values);
+      space.fence();
+    }
+    const double seconds = timer.seconds();
+    state.SetIterationTime(seconds);
+    total += seconds;
+  }
+  state.counters["entries/s"] = static_cast<double>(w.host.nnz()) * state.iterations() / total;
+  state.counters["nnz"] = static_cast<double>(w.host.nnz());
+  state.counters["rows"] = static_cast<double>(w.host.num_rows);
+}
+
+template <class Value>
+void run_iterative(benchmark::State& state, const Workload<Value>& w, const std::string& format) {
+  ExecSpace space;
+  const Value one = value_from<Value>(1.0, 0.0);
+  const Value zero = value_from<Value>(0.0, 0.0);
+  Kokkos::View<Value*, Device> x("strata::bench_x", w.host.num_cols), y("strata::bench_y", w.host.num_rows);
+  Kokkos::deep_copy(x, one);
+  double total = 0.0, inserting = 0.0;
+  for (auto _ : state) {
+    // The starting matrix is rebuilt outside the timed region.
+    std::unique_ptr<DcsrMatrix<Value, Device>> dcsr;
+    std::unique_ptr<HybMatrix<Value, Device>> hyb;
+    std::unique_ptr<baseline::CsrRebuild<Value, ExecSpace>> csr;
+    if (format == "dcsr" || format == "adcsr") dcsr = std::make_unique<DcsrMatrix<Value, Device>>(dcsr_from_csr<Value, Device>(w.csr));
+    if (format == "hyb") hyb = std::make_unique<HybMatrix<Value, Device>>(hyb_from_csr<Value, Device>(w.csr, hyb_width));
+    if (format == "csr_rebuild") csr = std::make_unique<baseline::CsrRebuild<Value, ExecSpace>>(w.csr);
+    // ADCSR keeps its instances and re-bins after every insertion (timed).
+    std::unique_ptr<AdcsrSpmv<Value, ExecSpace>> adcsr;
+    if (format == "adcsr") adcsr = std::make_unique<AdcsrSpmv<Value, ExecSpace>>(*dcsr);
+    space.fence();
+    double seconds = 0.0;
+    for (const auto& b : w.iterative) {
+      Kokkos::Timer timer;
+      if (dcsr) {
+        dcsr_insert(*dcsr, b.rows, b.cols, b.values, DuplicatePolicy::sum);
+      } else if (hyb) {
+        hyb->insert(b.rows, b.cols, b.values);
+      } else {
+        csr->insert(b.rows, b.cols, b.values);
+      }
+      space.fence();
+      inserting += timer.seconds();
+      if (format == "dcsr") {
+        DcsrSpmv<Value, ExecSpace> plan(*dcsr);
+        for (int s = 0; s < spmv_per_step; ++s) plan.apply(space, "N", one, *dcsr, x, zero, y);
+      } else if (format == "adcsr") {
+        adcsr->rebin(*dcsr);
+        for (int s = 0; s < spmv_per_step; ++s) adcsr->apply(space, "N", one, *dcsr, x, zero, y);
+      } else if (hyb) {
+        for (int s = 0; s < spmv_per_step; ++s) hyb->spmv(space, one, x, zero, y);
+      } else {
+        baseline::KokkosKernelsCsrSpmv<Value, ExecSpace> kk(csr->matrix(), compat::KkSpmvAlgorithm::native);
+        for (int s = 0; s < spmv_per_step; ++s) kk.apply(space, "N", one, x, zero, y);
+      }
+      space.fence();
+      seconds += timer.seconds();
+    }
+    state.SetIterationTime(seconds);
+    total += seconds;
+  }
+  const double inserted = static_cast<double>(w.iterative.front().size()) * iterative_steps * state.iterations();
+  state.counters["insert_entries/s"] = inserted / inserting;
+  state.counters["ms_per_step"] = total / (iterative_steps * state.iterations()) * 1e3;
+  state.counters["nnz"] = static_cast<double>(w.host.nnz());
+}
+
+template <class Value>
+void run_spmv(benchmark::State& state, const Workload<Value>& w, const std::string& kernel) {
+  ExecSpace space;
+  const Value one = value_from<Value>(1.0, 0.0);
+  const Value zero = value_from<Value>(0.0, 0.0);
+  const auto x_host = pseudo_random_vector<Value>(w.host.num_cols, 11);
+  Kokkos::View<Value*, Device> x("strata::bench_x", w.host.num_cols), y("strata::bench_y", w.host.num_rows);
+  {
+    auto xm = Kokkos::create_mirror_view(x);
+    for (index_type i = 0; i < w.host.num_cols; ++i) xm(i) = x_host[i];
+    Kokkos::deep_copy(x, xm);
+  }
+  std::function<void()> apply;
+  const bool binned = kernel.rfind("adcsr", 0) == 0;
+  if (kernel == "csr_kk") {
+    auto kk = std::make_shared<baseline::KokkosKernelsCsrSpmv<Value, ExecSpace>>(w.csr, compat::KkSpmvAlgorithm::native);
+    apply = [=]() { kk->apply(space, "N", one, x, zero, y); };
+  } else if (kernel == "hyb") {
+    auto A = std::make_shared<HybMatrix<Value, Device>>(stream_hyb(w));
+    apply = [=]() { A->spmv(space, one, x, zero, y); };
+  } else {
+    auto A = std::make_shared<DcsrMatrix<Value, Device>>(stream_dcsr(w, 4));
+    if (kernel.find("_defragmented") != std::string::npos) {
+      dcsr_defragment(*A, kernel.find("by_length") != std::string::npos ? DcsrRowOrder::by_length : DcsrRowOrder::by_index);
+    }
+    if (binned) {
+      auto plan = std::make_shared<AdcsrSpmv<Value, ExecSpace>>(*A);
+      apply = [=]() { plan->apply(space, "N", one, *A, x, zero, y); };
+    } else {
+      auto plan = std::make_shared<DcsrSpmv<Value, ExecSpace>>(*A);
+      apply = [=]() { plan->apply(space, "N", one, *A, x, zero, y); };
+    }
+  }
+  apply();
+  space.fence();
+  auto ym = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
+  const std::vector<Value> y_host(ym.data(), ym.data() + ym.extent(0));
+  const auto ref = reference::csr_spmv(reference::SpmvMode::normal, one, w.host, x_host, zero,
+                                       std::vector<Value>(static_cast<std::size_t>(w.host.num_rows), zero));
+  const auto accuracy = reference::check_spmv(y_host, ref);
+  if (!accuracy.passed) {
+    state.SkipWithError(("result differs from the host reference at row " + std::to_string(accuracy.worst_entry)).c_str());
+    return;
+  }
+  for (int i = 0; i < 3; ++i) apply();
+  space.fence();
+  double total = 0.0;
+  for (auto _ : state) {
+    Kokkos::Timer timer;
+    apply();
+    space.fence();
+    const double seconds = timer.seconds();
+    state.SetIterationTime(seconds);
+    total += seconds;
+  }
+  // The CSR model (values, 32-bit columns and offsets, x and y once) for every
+  // kernel, so that GB/s compare formats on the same useful traffic.
+  const auto traffic = csr_spmv_traffic(w.host.num_rows, w.host.num_cols, w.host.nnz(), sizeof(Value), sizeof(int),
+                                        sizeof(int), value_traits<Value>::is_complex, false, false);
+  const double n = static_cast<double>(state.iterations());
+  state.counters["GB/s"] = traffic.bytes * n / total * 1e-9;
+  state.counters["GFLOP/s"] = traffic.flops * n / total * 1e-9;
+  state.counters["max_error_over_bound"] = accuracy.max_scaled_error;
+}
+
+template <class Value>
+void run_memory(benchmark::State& state, const Workload<Value>& w, const std::string& format) {
+  std::size_t bytes = 0;
+  for (auto _ : state) {
+    Kokkos::Timer timer;
+    if (format == "csr") {
+      bytes = w.csr.graph.row_map.span() * sizeof(int) + w.csr.graph.entries.span() * sizeof(int) +
+              w.csr.values.span() * sizeof(Value);
+    } else if (format == "hyb") {
+      bytes = stream_hyb(w).memory_bytes();
+    } else {
+      const int k = format.back() - '0';
+      auto A = stream_dcsr(w, k);
+      bytes = A.memory_bytes();
+      state.counters["pool_used_fraction"] = static_cast<double>(A.allocated()) / static_cast<double>(A.capacity());
+    }
+    ExecSpace().fence();
+    state.SetIterationTime(timer.seconds());
+  }
+  state.counters["bytes"] = static_cast<double>(bytes);
+  state.counters["bytes_per_nnz"] = static_cast<double>(bytes) / static_cast<double>(w.host.nnz());
+}
+
+// A device copy of the CSR arrays into fresh allocations: the unit every
+// conversion time is expressed in.
+template <class Value>
+void copy_csr_arrays(const Workload<Value>& w) {
+  Kokkos::View<int*, Device> r(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::bench::copy_rows"),
+                               w.csr.graph.row_map.extent(0));
+  Kokkos::View<int*, Device> e(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::bench::copy_entries"),
+                               w.csr.graph.entries.extent(0));
+  Kokkos::View<Value*, Device> v(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::bench::copy_values"),
+                                 w.csr.values.extent(0));
+  Kokkos::deep_copy(r, w.csr.graph.row_map);
+  Kokkos::deep_copy(e, w.csr.graph.entries);
+  Kokkos::deep_copy(v, w.csr.values);
+}
+
+template <class Value>
+double csr_copy_seconds(const Workload<Value>& w) {
+  std::vector<double> times;
+  for (int i = 0; i < 7; ++i) {
+    ExecSpace().fence();
+    Kokkos::Timer timer;
+    copy_csr_arrays(w);
+    ExecSpace().fence();
+    times.push_back(timer.seconds());
+  }
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
+}
+
+template <class Value>
+void run_convert(benchmark::State& state, const Workload<Value>& w, const std::string& operation) {
+  const double copy = csr_copy_seconds(w);
+  double total = 0.0;
+  for (auto _ : state) {
+    std::unique_ptr<DcsrMatrix<Value, Device>> fragmented;
+    if (operation == "dcsr_defragment" || operation == "dcsr_defragment_by_length" || operation == "dcsr_to_csr") {
+      fragmented = std::make_unique<DcsrMatrix<Value, Device>>(stream_dcsr(w, 4));
+    }
+    ExecSpace().fence();
+    Kokkos::Timer timer;
+    if (operation == "csr_copy") {
+      copy_csr_arrays(w);
+    } else if (operation == "dcsr_from_csr") {
+      auto A = dcsr_from_csr<Value, Device>(w.csr);
+    } else if (operation == "dcsr_to_csr") {
+      auto C = dcsr_to_csr(*fragmented);
+    } else if (operation == "dcsr_defragment") {
+      dcsr_defragment(*fragmented);
+    } else if (operation == "dcsr_defragment_by_length") {
+      dcsr_defragment(*fragmented, DcsrRowOrder::by_length);
+    } else {
+      auto H = hyb_from_csr<Value, Device>(w.csr, hyb_width);
+    }
+    ExecSpace().fence();
+    const double seconds = timer.seconds();
+    state.SetIterationTime(seconds);
+    total += seconds;
+  }
+  state.counters["relative_to_csr_copy"] = total / state.iterations() / copy;
+  state.counters["csr_copy_ms"] = copy * 1e3;
+}
+
+template <class Value>
+void dispatch(benchmark::State& state, const std::string& source, const std::string& group, const std::string& what) {
+  const auto& w = current_workload<Value>(source);
+  if (group == "stream") run_stream(state, w, what);
+  if (group == "iterative") run_iterative(state, w, what);
+  if (group == "spmv") run_spmv(state, w, what);
+  if (group == "memory") run_memory(state, w, what);
+  if (group == "convert") run_convert(state, w, what);
+}
+
+void benchmark_dcsr(benchmark::State& state, const std::string& source, const std::string& precision,
+                    const std::string& group, const std::string& what, bool is_complex) {
+  try {
+    if (is_complex) {
+      if (precision == "double") dispatch<Kokkos::complex<double>>(state, source, group, what);
+      else dispatch<Kokkos::complex<float>>(state, source, group, what);
+    } else if (precision == "double") {
+      dispatch<double>(state, source, group, what);
+    } else {
+      dispatch<float>(state, source, group, what);
+    }
+  } catch (const std::exception& e) {
+    state.SkipWithError(e.what());
+  }
+}
+
+}  // namespace
+}  // namespace strata::bench
+
+int main(int argc, char** argv) {
+  using namespace strata::bench;
+  Kokkos::ScopeGuard kokkos(argc, argv);
+  for (int i = 1; i < argc; ++i) {
+    if (std::string(argv[i]) == "--help") {
+      std::cout << selection_help()
+                << "Benchmark groups: stream, iterative, spmv, memory, convert (select with --benchmark_filter).\n"
+                   "Google Benchmark options (--benchmark_filter, --benchmark_format=json, ...) are accepted too.\n";
+      return 0;
+    }
+  }
+  constexpr bool host_device =
+      Kokkos::SpaceAccessibility<Kokkos::HostSpace, Kokkos::DefaultExecutionSpace::memory_space>::accessible;
+  const std::vector<std::string> generated =
+      host_device ? std::vector<std::string>{"gen:rmat:14"} : std::vector<std::string>{"gen:rmat:20", "gen:rmat:21"};
+  MatrixSelection selection;
+  try {
+    selection = parse_matrix_selection(&argc, argv, generated);
+  } catch (const std::exception& e) {
+    std::cerr << "strata_dcsr_updates: " << e.what() << "\n";
+    return 2;
+  }
+  // Updates rebuild whole matrices per repetition: fewer repetitions than SpMV.
+  const int update_reps = std::max(1, std::min(3, selection.repetitions));
+  const std::vector<std::pair<std::string, std::vector<std::string>>> groups{
+      {"stream", {"dcsr", "hyb", "csr_rebuild"}},
+      {"iterative", {"dcsr", "adcsr", "hyb", "csr_rebuild"}},
+      {"spmv",
+       {"dcsr_fragmented", "adcsr_fragmented", "dcsr_defragmented", "adcsr_defragmented",
+        "adcsr_defragmented_by_length", "csr_kk", "hyb"}},
+      {"memory", {"dcsr_k2", "dcsr_k3", "dcsr_k4", "csr", "hyb"}},
+      {"convert", {"csr_copy", "dcsr_from_csr", "dcsr_to_csr", "dcsr_defragment", "dcsr_defragment_by_length", "hyb_from_csr"}}};
+  for (const auto& source : selection.sources) {
+    // Whether a file holds complex values is known from its header; generators are real.
+    bool is_complex = false;
+    if (!strata::is_generator_spec(source)) {
+      try {
+        is_complex = strata::load_matrix(source).is_complex;
+      } catch (const std::exception& e) {
+        std::cerr << "strata_dcsr_updates: " << e.what() << "\n";
+        return 2;
+      }
+    }
+    for (const auto& precision : selection.precisions) {
+      for (const auto& [group, items] : groups) {
+        for (const auto& what : items) {
+          const std::string name = group + "/" + what + "/" + precision + "/" + strata::matrix_name(source);
+          const int reps = group == "spmv" ? selection.repetitions : (group == "memory" ? 1 : update_reps);
+          benchmark::RegisterBenchmark(name.c_str(), benchmark_dcsr, source, precision, group, what, is_complex)
+              ->UseManualTime()
+              ->Iterations(reps)
+              ->Unit(benchmark::kMillisecond);
+        }
+      }
+    }
+  }
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
+  record_context();
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  release_workload();
+  return 0;
+}

@@ -1,0 +1,78 @@
+#include "formats/dcsr/dcsr_test_support.hpp"
+#include "spmv_check.hpp"
+
+#include <strata/algorithms/baseline/csr_rebuild.hpp>
+#include <strata/core/generators.hpp>
+#include <strata/formats/dcsr/hyb_matrix.hpp>
+
+#include <gtest/gtest.h>
+
+namespace strata {
+namespace {
+
+using test::DcsrDevice;
+using test::DcsrExec;
+
+template <class Value>
+class DcsrUpdateBaselines : public ::testing::Test {};
+using ValueTypes = ::testing::Types<float, double, Kokkos::complex<float>, Kokkos::complex<double>>;
+TYPED_TEST_SUITE(DcsrUpdateBaselines, ValueTypes);
+
+TYPED_TEST(DcsrUpdateBaselines, CsrRebuildSumsTheBatchIn) {
+  using Value = TypeParam;
+  const auto start = convert_values<Value>(gen::uniform_random(90, 60, 4, 11));
+  baseline::CsrRebuild<Value, DcsrExec> rebuild(to_kokkos_crs<DeviceCsr<Value, DcsrDevice>>(start, "t"));
+  auto want = test::rows_of(start);
+  for (int round = 0; round < 3; ++round) {
+    const auto batch = test::random_batch<Value>(300, 90, 60, 60, 70 + round);
+    const auto d = test::upload(batch);
+    rebuild.insert(d.rows, d.cols, d.values);
+    test::reference_insert(want, batch, DuplicatePolicy::sum);
+  }
+  test::expect_same_rows(test::rows_of(from_kokkos_crs(rebuild.matrix())), want);
+}
+
+template <class Value>
+struct HybKernel {
+  const HybMatrix<Value, DcsrDevice>& A;
+  template <class X, class Y>
+  void apply(const DcsrExec& space, const char*, Value alpha, const X& x, Value beta, const Y& y) {
+    A.spmv(space, alpha, x, beta, y);
+  }
+};
+
+TYPED_TEST(DcsrUpdateBaselines, HybInsertionAndSpmvMatchReference) {
+  using Value = TypeParam;
+  const auto start = convert_values<Value>(gen::rmat({8, 4, 0.57, 0.19, 0.19, 4}));
+  auto A = hyb_from_csr<Value, DcsrDevice>(to_kokkos_crs<DeviceCsr<Value, DcsrDevice>>(start, "t"), 4);
+  auto rows = test::rows_of(start);
+  for (int round = 0; round < 3; ++round) {
+    const auto batch = test::random_batch<Value>(400, start.num_rows, start.num_cols, start.num_cols, 90 + round);
+    const auto d = test::upload(batch);
+    A.insert(d.rows, d.cols, d.values);
+    test::reference_insert(rows, batch, DuplicatePolicy::keep_separate);
+  }
+  index_type want_nnz = 0;
+  for (const auto& r : rows) want_nnz += static_cast<index_type>(r.size());
+  EXPECT_EQ(A.nnz(), want_nnz);
+  // The COO part stays sorted by row.
+  auto coo_rows = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), A.view().coo_rows);
+  for (int k = 1; k < A.view().coo_nnz; ++k) EXPECT_LE(coo_rows(k - 1), coo_rows(k)) << "COO entry " << k;
+  const auto reference = test::summed_csr(rows, start.num_cols);
+  HybKernel<Value> kernel{A};
+  test::expect_spmv_matches_reference<Value, DcsrExec>(kernel, reference, "N", value_from<Value>(1.0, 0.0),
+                                                       value_from<Value>(0.0, 0.0), true);
+  test::expect_spmv_matches_reference<Value, DcsrExec>(kernel, reference, "N", value_from<Value>(-1.5, 0.5),
+                                                       value_from<Value>(0.5, -2.0), false);
+}
+
+TEST(DcsrUpdateBaselinesInput, OutOfRangeBatchIsRefused) {
+  auto A = hyb_from_csr<double, DcsrDevice>(to_kokkos_crs<DeviceCsr<double, DcsrDevice>>(gen::poisson2d_5pt(4), "t"), 2);
+  const auto d = test::upload(test::HostBatch<double>{{0, 16}, {0, 0}, {1.0, 1.0}});
+  EXPECT_THROW(A.insert(d.rows, d.cols, d.values), Error);
+  baseline::CsrRebuild<double, DcsrExec> rebuild(to_kokkos_crs<DeviceCsr<double, DcsrDevice>>(gen::poisson2d_5pt(4), "t"));
+  EXPECT_THROW(rebuild.insert(d.rows, d.cols, d.values), Error);
+}
+
+}  // namespace
+}  // namespace strata

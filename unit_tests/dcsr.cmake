@@ -1,0 +1,5 @@
+strata_add_unit_test(strata_dcsr_tests
+  formats/dcsr/dcsr_matrix_test.cpp
+  algorithms/dcsr_spmv_test.cpp
+  algorithms/dcsr_update_baselines_test.cpp
+)

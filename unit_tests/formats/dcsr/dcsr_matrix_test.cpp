@@ -1,0 +1,177 @@
+#include "formats/dcsr/dcsr_test_support.hpp"
+
+#include <strata/core/generators.hpp>
+
+#include <gtest/gtest.h>
+
+namespace strata {
+namespace {
+
+using test::DcsrDevice;
+using test::HostRows;
+
+template <class Value>
+class DcsrInsertion : public ::testing::Test {};
+using ValueTypes = ::testing::Types<float, double, Kokkos::complex<float>, Kokkos::complex<double>>;
+TYPED_TEST_SUITE(DcsrInsertion, ValueTypes);
+
+// Random batches with many repeated coordinates, few segments per row and a
+// small pool, so that rows run out of segments and the pool grows; with
+// explicit defragmentations in between.
+template <class Value>
+void check_random_insertions(DuplicatePolicy policy, DcsrParameters parameters, bool start_from_csr) {
+  const int rows = 67, cols = 45;
+  HostCsr<Value> start = convert_values<Value>(gen::uniform_random(rows, cols, 3, 7));
+  DcsrMatrix<Value, DcsrDevice> A;
+  HostRows<Value> want;
+  if (start_from_csr) {
+    A = dcsr_from_csr<Value, DcsrDevice>(to_kokkos_crs<DeviceCsr<Value, DcsrDevice>>(start, "strata::start"),
+                                         parameters);
+    want = test::rows_of(start);
+  } else {
+    A = dcsr_blank<Value, DcsrDevice>(rows, cols, parameters);
+    want.assign(rows, {});
+  }
+  for (int round = 0; round < 6; ++round) {
+    SCOPED_TRACE("round " + std::to_string(round));
+    const auto batch = test::random_batch<Value>(150 + 40 * round, rows, cols, 20, 100 + round);
+    test::insert_batch(A, batch, policy);
+    test::reference_insert(want, batch, policy);
+    test::expect_same_rows(test::rows_of(A), want);
+    if (round == 2) dcsr_defragment(A);
+    if (round == 4) dcsr_defragment(A, DcsrRowOrder::by_length);
+    if (round == 2 || round == 4) test::expect_same_rows(test::rows_of(A), want);
+  }
+  EXPECT_LE(A.allocated(), A.capacity());
+}
+
+DcsrParameters tight_parameters() {
+  DcsrParameters p;
+  p.max_segments = 2;
+  p.initial_row_slots = 1;
+  p.segment_slack = 1;
+  p.capacity = 70;  // just above rows x mu: the pool fills after a few entries
+  return p;
+}
+
+TYPED_TEST(DcsrInsertion, KeepSeparateMatchesReference) {
+  check_random_insertions<TypeParam>(DuplicatePolicy::keep_separate, DcsrParameters{}, true);
+  check_random_insertions<TypeParam>(DuplicatePolicy::keep_separate, tight_parameters(), false);
+}
+
+TYPED_TEST(DcsrInsertion, SumMatchesReference) {
+  check_random_insertions<TypeParam>(DuplicatePolicy::sum, DcsrParameters{}, true);
+  check_random_insertions<TypeParam>(DuplicatePolicy::sum, tight_parameters(), false);
+  check_random_insertions<TypeParam>(DuplicatePolicy::sum, tight_parameters(), true);
+}
+
+TYPED_TEST(DcsrInsertion, FromCooCombinesOrKeepsDuplicates) {
+  using Value = TypeParam;
+  const auto batch = test::random_batch<Value>(500, 40, 33, 10, 5);
+  const auto d = test::upload(batch);
+  for (auto policy : {DuplicatePolicy::keep_separate, DuplicatePolicy::sum}) {
+    const auto A = dcsr_from_coo<Value, DcsrDevice>(40, 33, d.rows, d.cols, d.values, policy);
+    HostRows<Value> want(40);
+    test::reference_insert(want, batch, policy);
+    test::expect_same_rows(test::rows_of(A), want);
+  }
+}
+
+TEST(DcsrHandChecked, InsertIntoTwoByThree) {
+  // [1 0 2; 0 3 0] plus (0,1)=5, (1,1)+=4 summed, (1,0)=6 twice summed -> [1 5 2; 12 7 0].
+  HostCoo<double> coo(2, 3);
+  coo.push_back(0, 0, 1.0);
+  coo.push_back(0, 2, 2.0);
+  coo.push_back(1, 1, 3.0);
+  auto A = dcsr_from_csr<double, DcsrDevice>(to_kokkos_crs<DeviceCsr<double, DcsrDevice>>(to_csr(coo), "t"));
+  test::HostBatch<double> b{{0, 1, 1, 1}, {1, 1, 0, 0}, {5.0, 4.0, 6.0, 6.0}};
+  test::insert_batch(A, b, DuplicatePolicy::sum);
+  const auto rows = test::rows_of(A);
+  ASSERT_EQ(rows[0].size(), 3u);
+  ASSERT_EQ(rows[1].size(), 2u);
+  EXPECT_EQ(rows[0][1].first, 1);
+  EXPECT_EQ(rows[0][1].second, 5.0);
+  EXPECT_EQ(rows[1][0].first, 0);
+  EXPECT_EQ(rows[1][0].second, 12.0);
+  EXPECT_EQ(rows[1][1].first, 1);
+  EXPECT_EQ(rows[1][1].second, 7.0);
+  EXPECT_EQ(A.nnz(), 5);
+}
+
+TEST(DcsrCapacity, GrowsFromATinyPool) {
+  DcsrParameters p;
+  p.initial_row_slots = 0;
+  p.capacity = 1;
+  auto A = dcsr_blank<double, DcsrDevice>(50, 50, p);
+  HostRows<double> want(50);
+  const auto batch = test::random_batch<double>(400, 50, 50, 50, 3);
+  test::insert_batch(A, batch, DuplicatePolicy::keep_separate);
+  test::reference_insert(want, batch, DuplicatePolicy::keep_separate);
+  test::expect_same_rows(test::rows_of(A), want);
+  EXPECT_GE(A.capacity(), 400);
+}
+
+TEST(DcsrCapacity, MaxCapacityRefusesAndLeavesTheMatrixUnchanged) {
+  DcsrParameters p;
+  p.initial_row_slots = 1;
+  p.capacity = 40;
+  p.max_capacity = 60;
+  auto A = dcsr_blank<double, DcsrDevice>(30, 30, p);
+  const auto first = test::random_batch<double>(30, 30, 30, 30, 8);
+  test::insert_batch(A, first, DuplicatePolicy::keep_separate);
+  const auto before = test::rows_of(A);
+  const auto capacity = A.capacity();
+  const auto too_many = test::random_batch<double>(100, 30, 30, 30, 9);
+  try {
+    test::insert_batch(A, too_many, DuplicatePolicy::keep_separate);
+    ADD_FAILURE() << "an insertion beyond max_capacity was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("max_capacity"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("bytes"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(A.capacity(), capacity);
+  test::expect_same_rows(test::rows_of(A), before);
+}
+
+TEST(DcsrInput, OutOfRangeEntryIsRefusedWithoutChange) {
+  auto A = dcsr_blank<double, DcsrDevice>(5, 4);
+  test::HostBatch<double> b{{0, 4, 5}, {0, 3, 0}, {1.0, 2.0, 3.0}};
+  EXPECT_THROW(test::insert_batch(A, b, DuplicatePolicy::sum), Error);
+  EXPECT_EQ(A.nnz(), 0);
+  DcsrParameters bad;
+  bad.max_segments = 0;
+  EXPECT_THROW((dcsr_blank<double, DcsrDevice>(5, 4, bad)), Error);
+}
+
+TEST(DcsrConvert, CsrRoundTripAndDefragmentKeepEntries) {
+  const auto host = gen::rmat({9, 8, 0.57, 0.19, 0.19, 3});
+  auto A = dcsr_from_csr<double, DcsrDevice>(to_kokkos_crs<DeviceCsr<double, DcsrDevice>>(host, "t"));
+  EXPECT_EQ(A.nnz(), host.nnz());
+  test::expect_same_rows(test::rows_of(A), test::rows_of(host));
+  dcsr_defragment(A, DcsrRowOrder::by_length);
+  test::expect_same_rows(test::rows_of(A), test::rows_of(host));
+  EXPECT_EQ(A.allocated(), host.nnz());
+}
+
+TEST(DcsrRows, LengthBinsFollowThePaper) {
+  // 1 | 2-3 | 4-8 | 9-16 | 17-32 | 33-64 ...
+  const int lengths[] = {0, 1, 2, 3, 4, 8, 9, 16, 17, 32, 33, 64, 65};
+  const int bins[] = {0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6};
+  for (int i = 0; i < 13; ++i) EXPECT_EQ(dcsr_length_bin(lengths[i]), bins[i]) << "length " << lengths[i];
+  EXPECT_EQ(dcsr_length_bin(2147483647), 30);
+  Kokkos::View<int*, DcsrDevice> sizes("sizes", 6);
+  auto sizes_h = Kokkos::create_mirror_view(sizes);
+  const int row_lengths[] = {5, 1, 40, 2, 7, 0};
+  for (int r = 0; r < 6; ++r) sizes_h(r) = row_lengths[r];
+  Kokkos::deep_copy(sizes, sizes_h);
+  const auto binned = dcsr_bin_rows(sizes);
+  auto rows = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), binned.rows);
+  const int expected[] = {1, 5, 3, 0, 4, 2};  // bins 0, 0, 1, 2, 2, 5; index order inside a bin
+  for (int i = 0; i < 6; ++i) EXPECT_EQ(rows(i), expected[i]) << "position " << i;
+  EXPECT_EQ(binned.offsets[1], 2);
+  EXPECT_EQ(binned.offsets[2], 3);
+  EXPECT_EQ(binned.offsets[3], 5);
+}
+
+}  // namespace
+}  // namespace strata
