@@ -4,6 +4,7 @@
 #include <strata/core/generators.hpp>
 #include <strata/core/matrix_source.hpp>
 #include <strata/core/matrix_statistics.hpp>
+#include <strata/formats/hisparse/hisparse_statistics.hpp>
 
 #include <cstdio>
 #include <iostream>
@@ -39,6 +40,8 @@ int info_command(const std::vector<std::string>& args) {
   const MatrixStatistics s = m.is_complex ? statistics_of(m.complex) : statistics_of(m.real);
   const auto footprints = format_footprints(s);
   const double irregularity = s.row_length_mean > 0 ? s.row_length_std / s.row_length_mean : 0.0;
+  const auto hisparse_stats =
+      m.is_complex ? hisparse::compute_hisparse_statistics(m.complex) : hisparse::compute_hisparse_statistics(m.real);
 
   if (json) {
     std::cout << "{\"matrix\":" << json_string(m.name) << ",\"source\":" << json_string(source)
@@ -58,7 +61,7 @@ int info_command(const std::vector<std::string>& args) {
       std::cout << (i ? "," : "") << "\"" << footprints[i].format << "\":{\"float\":"
                 << footprints[i].bytes_per_nnz_float << ",\"double\":" << footprints[i].bytes_per_nnz_double << "}";
     }
-    std::cout << "}}\n";
+    std::cout << "},\"hisparse\":" << hisparse::hisparse_statistics_json(hisparse_stats) << "}\n";
     return 0;
   }
 
@@ -78,6 +81,11 @@ int info_command(const std::vector<std::string>& args) {
   std::printf("bytes per nonzero (32-bit indices):\n  %-8s %8s %8s\n", "format", "float", "double");
   for (const auto& f : footprints) {
     std::printf("  %-8s %8.3f %8.3f\n", f.format, f.bytes_per_nnz_float, f.bytes_per_nnz_double);
+  }
+  for (const auto& f : footprints) {
+    if (std::string(f.format) == "csr") {
+      hisparse::print_hisparse_statistics(hisparse_stats, f.bytes_per_nnz_float, f.bytes_per_nnz_double);
+    }
   }
   return 0;
 }

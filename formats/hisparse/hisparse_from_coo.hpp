@@ -1,0 +1,269 @@
+#pragma once
+// Device conversion COO / CSR -> HiSparse (ICS'17 Section 3): top-down binning
+// of the entries into the nodes of each level (one sort per level on a packed
+// key (parent node, child digit pair, position)), sizing of every node, one
+// pool allocation, and bottom-up filling of leaves, then inner levels. Node
+// placement is canonical (level by level, tree order), so the pool is byte for
+// byte the one the host encoder (hisparse_host_codec.hpp) writes.
+#include <strata/core/host_coo.hpp>
+#include <strata/core/kokkos_crs.hpp>
+#include <strata/formats/hisparse/hisparse_matrix.hpp>
+#include <strata/formats/hisparse/hisparse_tree_shape.hpp>
+
+#include <Kokkos_Sort.hpp>
+
+#include <algorithm>
+#include <vector>
+
+namespace strata {
+namespace hisparse::Impl {
+
+inline int bits_for(std::uint64_t max_value) {
+  int bits = 0;
+  while (bits < 64 && (max_value >> bits) != 0) ++bits;
+  return bits;
+}
+
+template <class Value, class Device>
+struct FromCoo {
+  using exec = typename Device::execution_space;
+  using index_view = Kokkos::View<index_type*, Device>;
+  using key_view = Kokkos::View<std::uint64_t*, Device>;
+  using policy = Kokkos::RangePolicy<exec>;
+
+  // Per level: for each node its parent, child digit pair, count, first child / entry, type and offset.
+  struct Level {
+    index_view parent, digit, count, first;
+    key_view type, offset;
+    index_view entry_leaf, entry_local;  // leaf level only: per sorted entry
+    index_type size = 0;
+  };
+
+  static HiSparseMatrix<Value, Device> convert(const Kokkos::View<const index_type*, Device>& rows,
+                                               const Kokkos::View<const index_type*, Device>& cols,
+                                               const Kokkos::View<const Value*, Device>& vals, index_type num_rows,
+                                               index_type num_cols, int b) {
+    check_hisparse_arguments(num_rows, num_cols, b);
+    STRATA_REQUIRE(rows.extent(0) == vals.extent(0) && cols.extent(0) == vals.extent(0),
+                   "to_hisparse: rows, cols and values differ in length");
+    const index_type n = static_cast<index_type>(vals.extent(0));
+    const int L = tree_levels(num_rows, num_cols, b);
+    index_type outside = 0;
+    Kokkos::parallel_reduce(
+        "strata::hisparse::check_coordinates", policy(0, n),
+        KOKKOS_LAMBDA(index_type i, index_type & bad) {
+          bad += (rows(i) < 0 || rows(i) >= num_rows || cols(i) < 0 || cols(i) >= num_cols) ? 1 : 0;
+        },
+        outside);
+    STRATA_REQUIRE(outside == 0, "to_hisparse: " + std::to_string(outside) + " entries lie outside " +
+                                     std::to_string(num_rows) + " x " + std::to_string(num_cols));
+
+    auto storage = std::make_shared<PoolStorage<Device>>();
+    if (n == 0) {
+      storage->words = Kokkos::View<std::uint64_t*, Device>("strata::hisparse::pool", pool_header_bytes / 8);
+      write_header(storage->words, b);
+      storage->used_bytes = pool_header_bytes;
+      return HiSparseMatrix<Value, Device>(storage, 0, num_rows, num_cols, b, 0);
+    }
+
+    const int idx_bits = std::max(1, bits_for(static_cast<std::uint64_t>(n - 1)));
+    const std::uint64_t idx_mask = (std::uint64_t(1) << idx_bits) - 1;
+    const std::uint64_t digit_mask = (std::uint64_t(1) << (2 * b)) - 1;
+    const index_type block_mask = (index_type(1) << b) - 1;
+
+    index_view perm(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::hisparse::perm"), n);
+    index_view perm_next(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::hisparse::perm_next"), n);
+    index_view seg("strata::hisparse::segment", n);
+    key_view keys(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::hisparse::keys"), n);
+    Kokkos::parallel_for("strata::hisparse::identity", policy(0, n), KOKKOS_LAMBDA(index_type i) { perm(i) = i; });
+
+    std::vector<Level> levels(static_cast<std::size_t>(L));
+    levels[0].size = 1;
+    levels[0].parent = index_view("strata::hisparse::parent", 1);
+    levels[0].digit = index_view("strata::hisparse::digit", 1);
+    for (int l = 0; l < L; ++l) {
+      const int seg_bits = bits_for(static_cast<std::uint64_t>(levels[l].size - 1));
+      STRATA_REQUIRE(seg_bits + 2 * b + idx_bits <= 63,
+                     "to_hisparse: " + std::to_string(n) + " entries in " + std::to_string(levels[l].size) +
+                         " nodes on level " + std::to_string(l) +
+                         " exceed the 64-bit binning key (node bits + 2 log2 d + entry bits <= 63)");
+      const int shift = b * (L - 1 - l);
+      const int key_shift = 2 * b + idx_bits;
+      Kokkos::parallel_for(
+          "strata::hisparse::bin_keys", policy(0, n), KOKKOS_LAMBDA(index_type i) {
+            const index_type e = perm(i);
+            const std::uint64_t dp = (static_cast<std::uint64_t>((rows(e) >> shift) & block_mask) << b) |
+                                     static_cast<std::uint64_t>((cols(e) >> shift) & block_mask);
+            keys(i) = (static_cast<std::uint64_t>(seg(i)) << key_shift) | (dp << idx_bits) | static_cast<std::uint64_t>(i);
+          });
+      exec().fence();
+      Kokkos::sort(keys);
+      // Nodes of the next level (or, on the leaf level, entries) are the distinct (parent, digit) prefixes.
+      index_type distinct = 0;
+      Kokkos::parallel_scan(
+          "strata::hisparse::number_children", policy(0, n),
+          KOKKOS_LAMBDA(index_type j, index_type & id, bool final) {
+            const bool first = j == 0 || (keys(j) >> idx_bits) != (keys(j - 1) >> idx_bits);
+            if (first) ++id;
+            if (final) {
+              perm_next(j) = perm(static_cast<index_type>(keys(j) & idx_mask));
+              seg(j) = id - 1;
+            }
+          },
+          distinct);
+      Kokkos::deep_copy(perm, perm_next);
+      Level& here = levels[l];
+      here.count = index_view("strata::hisparse::count", here.size);
+      here.first = index_view("strata::hisparse::first", here.size);
+      const index_view count = here.count, first = here.first;
+      if (l + 1 < L) {
+        Level& next = levels[l + 1];
+        next.size = distinct;
+        next.parent = index_view(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::hisparse::parent"), distinct);
+        next.digit = index_view(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::hisparse::digit"), distinct);
+        const index_view parent = next.parent, digit = next.digit;
+        Kokkos::parallel_for(
+            "strata::hisparse::record_children", policy(0, n), KOKKOS_LAMBDA(index_type j) {
+              const bool starts = j == 0 || (keys(j) >> idx_bits) != (keys(j - 1) >> idx_bits);
+              if (!starts) return;
+              const std::uint64_t prefix = keys(j) >> idx_bits;
+              const index_type p = static_cast<index_type>(prefix >> (2 * b));
+              parent(seg(j)) = p;
+              digit(seg(j)) = static_cast<index_type>(prefix & digit_mask);
+              Kokkos::atomic_add(&count(p), index_type{1});
+              const bool first_of_parent = j == 0 || (keys(j) >> key_shift) != (keys(j - 1) >> key_shift);
+              if (first_of_parent) first(p) = seg(j);
+            });
+      } else {
+        STRATA_REQUIRE(distinct == n, "to_hisparse: " + std::to_string(n - distinct) + " duplicate entries");
+        here.entry_leaf = index_view(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::hisparse::entry_leaf"), n);
+        here.entry_local = index_view(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::hisparse::entry_local"), n);
+        const index_view entry_leaf = here.entry_leaf, entry_local = here.entry_local;
+        Kokkos::parallel_for(
+            "strata::hisparse::count_entries", policy(0, n), KOKKOS_LAMBDA(index_type j) {
+              const index_type leaf = static_cast<index_type>(keys(j) >> key_shift);
+              entry_leaf(j) = leaf;
+              entry_local(j) = static_cast<index_type>((keys(j) >> idx_bits) & digit_mask);
+              Kokkos::atomic_add(&count(leaf), index_type{1});
+              if (j == 0 || (keys(j) >> key_shift) != (keys(j - 1) >> key_shift)) first(leaf) = j;
+            });
+      }
+    }
+
+    // Sizing: node types by size, offsets in canonical order, one allocation.
+    offset_type total = pool_header_bytes;
+    for (int l = 0; l < L; ++l) {
+      Level& lv = levels[l];
+      lv.type = key_view(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::hisparse::type"), lv.size);
+      lv.offset = key_view(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::hisparse::offset"), lv.size);
+      const key_view type = lv.type, offset = lv.offset;
+      const index_view count = lv.count;
+      const bool leaf = l == L - 1;
+      const offset_type base = total;
+      offset_type level_bytes = 0;
+      Kokkos::parallel_scan(
+          "strata::hisparse::size_nodes", policy(0, lv.size),
+          KOKKOS_LAMBDA(index_type k, offset_type & at, bool final) {
+            const NodeType t = choose_node_type(leaf, static_cast<offset_type>(count(k)), b, sizeof(Value));
+            if (final) {
+              type(k) = t;
+              offset(k) = base + at;
+            }
+            at += node_bytes(t, static_cast<offset_type>(count(k)), b, sizeof(Value));
+          },
+          level_bytes);
+      total += level_bytes;
+    }
+    storage->words = Kokkos::View<std::uint64_t*, Device>("strata::hisparse::pool", total / 8);
+    storage->used_bytes = total;
+    write_header(storage->words, b);
+    fill(storage->words, levels, perm, vals, b);
+
+    offset_type root = 0;
+    {
+      const key_view type = levels[0].type, offset = levels[0].offset;
+      Kokkos::View<offset_type, Device> root_view("strata::hisparse::root");
+      Kokkos::parallel_for(
+          "strata::hisparse::root", policy(0, 1),
+          KOKKOS_LAMBDA(index_type) { root_view() = make_ref(offset(0), static_cast<NodeType>(type(0))); });
+      auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), root_view);
+      root = h();
+    }
+    return HiSparseMatrix<Value, Device>(storage, root, num_rows, num_cols, b, n);
+  }
+
+  static void write_header(const Kokkos::View<std::uint64_t*, Device>& words, int b) {
+    const std::uint64_t word0 = static_cast<std::uint64_t>(pool_magic) | (static_cast<std::uint64_t>(b) << 32) |
+                                (static_cast<std::uint64_t>(sizeof(Value)) << 40);
+    Kokkos::deep_copy(Kokkos::subview(words, 0), word0);
+  }
+
+  // Bottom-up: leaves from the sorted entries, then each inner level from its children.
+  static void fill(const Kokkos::View<std::uint64_t*, Device>& words, const std::vector<Level>& levels,
+                   const index_view& perm, const Kokkos::View<const Value*, Device>& vals, int b) {
+    const int L = static_cast<int>(levels.size());
+    unsigned char* const pool = reinterpret_cast<unsigned char*>(words.data());
+    std::uint64_t* const pool_words = words.data();
+    const index_type d = index_type(1) << b;
+    for (int l = L - 1; l >= 0; --l) {
+      const Level& lv = levels[l];
+      const index_view count = lv.count, first = lv.first;
+      const key_view type = lv.type, offset = lv.offset;
+      Kokkos::parallel_for(
+          "strata::hisparse::write_node_headers", policy(0, lv.size), KOKKOS_LAMBDA(index_type k) {
+            *reinterpret_cast<std::uint32_t*>(pool + offset(k)) = static_cast<std::uint32_t>(count(k));
+          });
+      if (l == L - 1) {
+        const index_type n = static_cast<index_type>(perm.extent(0));
+        const index_view leaf_of = lv.entry_leaf, local_of = lv.entry_local;
+        Kokkos::parallel_for(
+            "strata::hisparse::fill_leaves", policy(0, n), KOKKOS_LAMBDA(index_type j) {
+              const index_type leaf = leaf_of(j);
+              const index_type rank = j - first(leaf);
+              const NodeType t = static_cast<NodeType>(type(leaf));
+              const offset_type at = offset(leaf);
+              const offset_type cnt = static_cast<offset_type>(count(leaf));
+              const index_type local = local_of(j);
+              const index_type lr = local >> b, lc = local & (d - 1);
+              const offset_type payload = payload_offset(t, cnt, b, sizeof(Value));
+              if (t == leaf_dense) {
+                const offset_type slot = static_cast<offset_type>(lr * d + lc);
+                const offset_type mask_byte = at + dense_mask_offset() + slot / 8;
+                Kokkos::atomic_fetch_or(&pool_words[mask_byte / 8],
+                                        std::uint64_t(1) << ((mask_byte % 8) * 8 + slot % 8));
+                *reinterpret_cast<Value*>(pool + at + payload + slot * sizeof(Value)) = vals(perm(j));
+              } else {
+                pool[at + node_header_bytes + 2 * rank] = static_cast<unsigned char>(lr);
+                pool[at + node_header_bytes + 2 * rank + 1] = static_cast<unsigned char>(lc);
+                *reinterpret_cast<Value*>(pool + at + payload + rank * sizeof(Value)) = vals(perm(j));
+              }
+            });
+      } else {
+        const Level& next = levels[l + 1];
+        const index_view parent = next.parent, digit = next.digit;
+        const key_view child_type = next.type, child_offset = next.offset;
+        Kokkos::parallel_for(
+            "strata::hisparse::fill_inner", policy(0, next.size), KOKKOS_LAMBDA(index_type k) {
+              const index_type p = parent(k);
+              const index_type rank = k - first(p);
+              const NodeType t = static_cast<NodeType>(type(p));
+              const offset_type at = offset(p);
+              const offset_type ref = make_ref(child_offset(k), static_cast<NodeType>(child_type(k)));
+              const index_type lr = digit(k) >> b, lc = digit(k) & (d - 1);
+              const offset_type payload = payload_offset(t, static_cast<offset_type>(count(p)), b, sizeof(Value));
+              if (t == inner_dense) {
+                *reinterpret_cast<offset_type*>(pool + at + payload + static_cast<offset_type>(lr * d + lc) * 8) = ref;
+              } else {
+                pool[at + node_header_bytes + 2 * rank] = static_cast<unsigned char>(lr);
+                pool[at + node_header_bytes + 2 * rank + 1] = static_cast<unsigned char>(lc);
+                *reinterpret_cast<offset_type*>(pool + at + payload + rank * 8) = ref;
+              }
+            });
+      }
+    }
+    exec().fence();
+  }
+};
+
+}  // namespace hisparse::Impl
+}  // namespace strata

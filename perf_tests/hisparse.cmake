@@ -1,0 +1,2 @@
+add_executable(strata_hisparse_convert hisparse_convert.cpp)
+target_link_libraries(strata_hisparse_convert PRIVATE strata_benchmark_support)

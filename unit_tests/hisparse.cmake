@@ -1,0 +1,16 @@
+strata_add_unit_test(strata_hisparse_tests
+  formats/hisparse/hisparse_conversion_test.cpp
+  formats/hisparse/hisparse_edit_test.cpp
+  formats/hisparse/hisparse_spmv_test.cpp
+)
+
+# The real-matrix round trips read STRATA_MATRIX_DIR, as strata_real_matrix_tests does.
+add_executable(strata_hisparse_real_matrix_tests formats/hisparse/hisparse_real_matrix_test.cpp)
+target_link_libraries(strata_hisparse_real_matrix_tests PRIVATE strata_test_main)
+target_include_directories(strata_hisparse_real_matrix_tests PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+file(GLOB _strata_hisparse_matrices "${STRATA_MATRIX_DIR}/*.mtx.gz" "${STRATA_MATRIX_DIR}/*.mtx")
+if(_strata_hisparse_matrices)
+  gtest_discover_tests(strata_hisparse_real_matrix_tests DISCOVERY_MODE PRE_TEST DISCOVERY_TIMEOUT 60
+    EXTRA_ARGS --matrix-dir=${STRATA_MATRIX_DIR}
+    PROPERTIES LABELS real_matrices ENVIRONMENT STRATA_MATRIX_DIR=${STRATA_MATRIX_DIR})
+endif()
