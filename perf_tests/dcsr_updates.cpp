@@ -4,6 +4,8 @@
 //   spmv/KERNEL        DCSR and ADCSR, fragmented and defragmented, against CSR and HYB (GB/s, GFLOP/s)
 //   memory/FORMAT      device bytes of DCSR (k = 2, 3, 4) built by streaming, CSR and HYB
 //   convert/OPERATION  conversion times relative to a device copy of the CSR arrays
+//   insert_batch/dcsr_POLICY/.../batch:N  one insertion of N random entries into
+//                      the DCSR of the matrix (entries/s), N = 1e3 ... 1e7
 // FORMAT is dcsr, hyb (ELL width mu + sorted COO) or csr_rebuild (Kokkos Kernels
 // sparse add). Every timed region lies between fences; SpMV results are
 // checked once against the host reference before timing.
@@ -40,6 +42,7 @@ constexpr int iterative_steps = 50;
 constexpr int spmv_per_step = 5;
 constexpr double iterative_fraction = 0.002;
 constexpr int hyb_width = 4;  // mu of the paper's HYB comparison
+constexpr int insert_batch_seed = 23;
 
 template <class Value>
 struct DeviceBatch {
@@ -67,6 +70,19 @@ DeviceBatch<Value> upload(const std::vector<int>& r, const std::vector<int>& c, 
   Kokkos::deep_copy(b.cols, ch);
   Kokkos::deep_copy(b.values, vh);
   return b;
+}
+
+// n entries at uniformly random coordinates of a rows x cols matrix.
+template <class Value>
+DeviceBatch<Value> random_batch(SignedUnitSequence& random, index_type rows, index_type cols, std::size_t n) {
+  std::vector<int> r(n), c(n);
+  std::vector<Value> v(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    r[k] = static_cast<int>((random.next() + 1.0) * 0.5 * static_cast<double>(rows)) % static_cast<int>(rows);
+    c[k] = static_cast<int>((random.next() + 1.0) * 0.5 * static_cast<double>(cols)) % static_cast<int>(cols);
+    v[k] = value_from<Value>(random.next(), random.next());
+  }
+  return upload(r, c, v, 0, n);
 }
 
 // Everything the benchmarks of one matrix and precision share.
@@ -102,17 +118,8 @@ std::unique_ptr<Workload<Value>> make_workload(HostCsr<Value> host) {
     w->stream.push_back(upload(r, c, v, order.size() * b / stream_batches, order.size() * (b + 1) / stream_batches));
   }
   const std::size_t per_step = std::max<std::size_t>(1, static_cast<std::size_t>(iterative_fraction * host.nnz()));
-  std::vector<int> ir(per_step), ic(per_step);
-  std::vector<Value> iv(per_step);
   for (int s = 0; s < iterative_steps; ++s) {
-    for (std::size_t k = 0; k < per_step; ++k) {
-      ir[k] = static_cast<int>((random.next() + 1.0) * 0.5 * static_cast<double>(host.num_rows)) %
-              static_cast<int>(host.num_rows);
-      ic[k] = static_cast<int>((random.next() + 1.0) * 0.5 * static_cast<double>(host.num_cols)) %
-              static_cast<int>(host.num_cols);
-      iv[k] = value_from<Value>(random.next(), random.next());
-    }
-    w->iterative.push_back(upload(ir, ic, iv, 0, per_step));
+    w->iterative.push_back(random_batch<Value>(random, host.num_rows, host.num_cols, per_step));
   }
   w->host = std::move(host);
   return w;
@@ -411,26 +418,74 @@ void run_convert(benchmark::State& state, const Workload<Value>& w, const std::s
   state.counters["csr_copy_ms"] = copy * 1e3;
 }
 
+// Throughput of one batch into the matrix's DCSR; the DCSR is rebuilt from the
+// CSR before every timed insertion.
 template <class Value>
-void dispatch(benchmark::State& state, const std::string& source, const std::string& group, const std::string& what) {
+void run_insert_batch(benchmark::State& state, const Workload<Value>& w, const std::string& format,
+                      std::size_t batch_size) {
+  STRATA_REQUIRE(format == "dcsr_keep" || format == "dcsr_sum", "insert_batch: unknown format " + format);
+  const DuplicatePolicy policy = format == "dcsr_keep" ? DuplicatePolicy::keep_separate : DuplicatePolicy::sum;
+  SignedUnitSequence random(insert_batch_seed);
+  const auto b = random_batch<Value>(random, w.host.num_rows, w.host.num_cols, batch_size);
+  ExecSpace space;
+  double total = 0.0;
+  int grew = 0;
+  index_type capacity_after = 0;
+  for (auto _ : state) {
+    auto A = dcsr_from_csr<Value, Device>(w.csr);
+    const index_type capacity_before = A.capacity();
+    space.fence();
+    Kokkos::Timer timer;
+    dcsr_insert(A, b.rows, b.cols, b.values, policy);
+    space.fence();
+    const double seconds = timer.seconds();
+    state.SetIterationTime(seconds);
+    total += seconds;
+    if (A.capacity() > capacity_before) ++grew;
+    capacity_after = A.capacity();
+    const index_type nnz = A.nnz();
+    const index_type start = w.host.nnz();
+    const index_type batch = static_cast<index_type>(batch_size);
+    const bool counted = policy == DuplicatePolicy::keep_separate ? nnz == start + batch
+                                                                  : nnz >= start && nnz <= start + batch;
+    if (!counted) {
+      state.SkipWithError(("insert_batch: " + std::to_string(nnz) + " entries after inserting " +
+                           std::to_string(batch) + " into " + std::to_string(start))
+                              .c_str());
+      return;
+    }
+  }
+  const double n = static_cast<double>(state.iterations());
+  state.counters["entries/s"] = static_cast<double>(batch_size) * n / total;
+  state.counters["batch"] = static_cast<double>(batch_size);
+  state.counters["nnz"] = static_cast<double>(w.host.nnz());
+  state.counters["grew_fraction"] = grew / n;
+  state.counters["capacity_over_nnz"] = static_cast<double>(capacity_after) / static_cast<double>(w.host.nnz());
+}
+
+template <class Value>
+void dispatch(benchmark::State& state, const std::string& source, const std::string& group, const std::string& what,
+              std::size_t batch_size) {
   const auto& w = current_workload<Value>(source);
   if (group == "stream") run_stream(state, w, what);
   if (group == "iterative") run_iterative(state, w, what);
   if (group == "spmv") run_spmv(state, w, what);
   if (group == "memory") run_memory(state, w, what);
   if (group == "convert") run_convert(state, w, what);
+  if (group == "insert_batch") run_insert_batch(state, w, what, batch_size);
 }
 
+// batch_size is used by the insert_batch group only.
 void benchmark_dcsr(benchmark::State& state, const std::string& source, const std::string& precision,
-                    const std::string& group, const std::string& what, bool is_complex) {
+                    const std::string& group, const std::string& what, bool is_complex, std::size_t batch_size) {
   try {
     if (is_complex) {
-      if (precision == "double") dispatch<Kokkos::complex<double>>(state, source, group, what);
-      else dispatch<Kokkos::complex<float>>(state, source, group, what);
+      if (precision == "double") dispatch<Kokkos::complex<double>>(state, source, group, what, batch_size);
+      else dispatch<Kokkos::complex<float>>(state, source, group, what, batch_size);
     } else if (precision == "double") {
-      dispatch<double>(state, source, group, what);
+      dispatch<double>(state, source, group, what, batch_size);
     } else {
-      dispatch<float>(state, source, group, what);
+      dispatch<float>(state, source, group, what, batch_size);
     }
   } catch (const std::exception& e) {
     state.SkipWithError(e.what());
@@ -446,7 +501,7 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     if (std::string(argv[i]) == "--help") {
       std::cout << selection_help()
-                << "Benchmark groups: stream, iterative, spmv, memory, convert (select with --benchmark_filter).\n"
+                << "Benchmark groups: stream, iterative, spmv, memory, convert, insert_batch (select with --benchmark_filter).\n"
                    "Google Benchmark options (--benchmark_filter, --benchmark_format=json, ...) are accepted too.\n";
       return 0;
     }
@@ -464,6 +519,8 @@ int main(int argc, char** argv) {
   }
   // Updates rebuild whole matrices per repetition: fewer repetitions than SpMV.
   const int update_reps = std::max(1, std::min(3, selection.repetitions));
+  const int insert_batch_reps = std::max(1, std::min(5, selection.repetitions));
+  const std::vector<std::size_t> insert_batch_sizes{1000, 10000, 100000, 1000000, 10000000};
   const std::vector<std::pair<std::string, std::vector<std::string>>> groups{
       {"stream", {"dcsr", "hyb", "csr_rebuild"}},
       {"iterative", {"dcsr", "adcsr", "hyb", "csr_rebuild"}},
@@ -488,9 +545,21 @@ int main(int argc, char** argv) {
         for (const auto& what : items) {
           const std::string name = group + "/" + what + "/" + precision + "/" + strata::matrix_name(source);
           const int reps = group == "spmv" ? selection.repetitions : (group == "memory" ? 1 : update_reps);
-          benchmark::RegisterBenchmark(name.c_str(), benchmark_dcsr, source, precision, group, what, is_complex)
+          benchmark::RegisterBenchmark(name.c_str(), benchmark_dcsr, source, precision, group, what, is_complex,
+                                       std::size_t{0})
               ->UseManualTime()
               ->Iterations(reps)
+              ->Unit(benchmark::kMillisecond);
+        }
+      }
+      for (const std::string what : {"dcsr_keep", "dcsr_sum"}) {
+        for (const std::size_t batch : insert_batch_sizes) {
+          const std::string name = "insert_batch/" + what + "/" + precision + "/" + strata::matrix_name(source) +
+                                   "/batch:" + std::to_string(batch);
+          benchmark::RegisterBenchmark(name.c_str(), benchmark_dcsr, source, precision, std::string("insert_batch"),
+                                       what, is_complex, batch)
+              ->UseManualTime()
+              ->Iterations(insert_batch_reps)
               ->Unit(benchmark::kMillisecond);
         }
       }
