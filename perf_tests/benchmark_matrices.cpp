@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <iostream>
+#include <memory>
 #include <sstream>
 
 namespace strata::bench {
@@ -37,6 +39,29 @@ std::vector<std::string> matrix_files(const std::string& dir) {
 }
 
 }  // namespace
+
+bool print_help_if_asked(int argc, char** argv, const std::string& extra) {
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--help") == 0) {
+      std::printf("%s%s\nGoogle Benchmark options (--benchmark_filter, --benchmark_format=json, --benchmark_out=FILE, "
+                  "...) are accepted too.\n",
+                  selection_help().c_str(), extra.c_str());
+      return true;
+    }
+  }
+  return false;
+}
+
+const LoadedMatrix& current_matrix(const std::string& source) {
+  static std::unique_ptr<LoadedMatrix> loaded;
+  static std::string loaded_source;
+  if (!loaded || loaded_source != source) {
+    loaded.reset();
+    loaded = std::make_unique<LoadedMatrix>(load_matrix(source, &std::cerr));
+    loaded_source = source;
+  }
+  return *loaded;
+}
 
 std::string selection_help() {
   return "Strata options:\n"

@@ -2,6 +2,8 @@
 // The matrix list of a benchmark run: generated matrices sized for the device
 // plus every Matrix Market file of the real-matrix directory, overridable with
 // --matrices=SPEC[,SPEC...] and --matrix-dir=DIR (empty to leave real matrices out).
+#include <strata/core/matrix_source.hpp>
+
 #include <string>
 #include <vector>
 
@@ -18,5 +20,12 @@ struct MatrixSelection {
 MatrixSelection parse_matrix_selection(int* argc, char** argv, const std::vector<std::string>& default_generated);
 
 std::string selection_help();
+
+// Prints selection_help(), then `extra`, and returns true when argv holds --help.
+bool print_help_if_asked(int argc, char** argv, const std::string& extra);
+
+// Benchmarks run in registration order, matrix by matrix: this keeps only the
+// matrix of the current benchmark in host memory, loading it on first use.
+const LoadedMatrix& current_matrix(const std::string& source);
 
 }  // namespace strata::bench

@@ -498,14 +498,9 @@ void benchmark_dcsr(benchmark::State& state, const std::string& source, const st
 int main(int argc, char** argv) {
   using namespace strata::bench;
   Kokkos::ScopeGuard kokkos(argc, argv);
-  for (int i = 1; i < argc; ++i) {
-    if (std::string(argv[i]) == "--help") {
-      std::cout << selection_help()
-                << "Benchmark groups: stream, iterative, spmv, memory, convert, insert_batch (select with --benchmark_filter).\n"
-                   "Google Benchmark options (--benchmark_filter, --benchmark_format=json, ...) are accepted too.\n";
-      return 0;
-    }
-  }
+  const char* group_help =
+      "Benchmark groups: stream, iterative, spmv, memory, convert, insert_batch (select with --benchmark_filter).\n";
+  if (print_help_if_asked(argc, argv, group_help)) return 0;
   constexpr bool host_device =
       Kokkos::SpaceAccessibility<Kokkos::HostSpace, Kokkos::DefaultExecutionSpace::memory_space>::accessible;
   const std::vector<std::string> generated =

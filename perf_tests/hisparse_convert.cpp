@@ -28,17 +28,6 @@ namespace {
 using ExecSpace = Kokkos::DefaultExecutionSpace;
 using Device = Kokkos::Device<ExecSpace, ExecSpace::memory_space>;
 
-const LoadedMatrix& current_matrix(const std::string& source) {
-  static std::unique_ptr<LoadedMatrix> loaded;
-  static std::string loaded_source;
-  if (!loaded || loaded_source != source) {
-    loaded.reset();
-    loaded = std::make_unique<LoadedMatrix>(load_matrix(source, &std::cerr));
-    loaded_source = source;
-  }
-  return *loaded;
-}
-
 // Seconds per CSR -> CSR copy of each (matrix, precision), the yardstick of the conversions.
 std::map<std::string, double>& copy_seconds() {
   static std::map<std::string, double> seconds;
@@ -181,15 +170,9 @@ std::vector<std::string> generated_and_largest_real(const std::vector<std::strin
 int main(int argc, char** argv) {
   using namespace strata::bench;
   Kokkos::ScopeGuard kokkos(argc, argv);
-  for (int i = 1; i < argc; ++i) {
-    if (std::string(argv[i]) == "--help") {
-      std::cout << selection_help()
-                << "Of the real matrices only the largest is run. Conversions repeat --reps / 10 times (at least 1).\n"
-                   "\nGoogle Benchmark options (--benchmark_filter, --benchmark_format=json, --benchmark_out=FILE, ...) "
-                   "are accepted too.\n";
-      return 0;
-    }
-  }
+  const char* notes =
+      "Of the real matrices only the largest is run. Conversions repeat --reps / 10 times (at least 1).\n";
+  if (print_help_if_asked(argc, argv, notes)) return 0;
   constexpr bool host_device =
       Kokkos::SpaceAccessibility<Kokkos::HostSpace, Kokkos::DefaultExecutionSpace::memory_space>::accessible;
   const std::vector<std::string> generated = host_device ? std::vector<std::string>{"gen:poisson3d:32"}

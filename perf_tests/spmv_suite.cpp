@@ -30,19 +30,6 @@ namespace {
 using ExecSpace = Kokkos::DefaultExecutionSpace;
 using Device = Kokkos::Device<ExecSpace, ExecSpace::memory_space>;
 
-// Benchmarks run in registration order, matrix by matrix: keep only the
-// current matrix in host memory.
-const LoadedMatrix& current_matrix(const std::string& source) {
-  static std::unique_ptr<LoadedMatrix> loaded;
-  static std::string loaded_source;
-  if (!loaded || loaded_source != source) {
-    loaded.reset();
-    loaded = std::make_unique<LoadedMatrix>(load_matrix(source, &std::cerr));
-    loaded_source = source;
-  }
-  return *loaded;
-}
-
 template <class Value>
 using ApplyFunction = std::function<void(Value, const Kokkos::View<Value*, Device>&, Value,
                                          const Kokkos::View<Value*, Device>&)>;
@@ -158,13 +145,7 @@ void benchmark_spmv(benchmark::State& state, const std::string& source, const st
 int main(int argc, char** argv) {
   using namespace strata::bench;
   Kokkos::ScopeGuard kokkos(argc, argv);
-  for (int i = 1; i < argc; ++i) {
-    if (std::string(argv[i]) == "--help") {
-      std::cout << selection_help() << "\nGoogle Benchmark options (--benchmark_filter, --benchmark_format=json, "
-                                       "--benchmark_out=FILE, ...) are accepted too.\n";
-      return 0;
-    }
-  }
+  if (print_help_if_asked(argc, argv, "")) return 0;
   constexpr bool host_device =
       Kokkos::SpaceAccessibility<Kokkos::HostSpace, Kokkos::DefaultExecutionSpace::memory_space>::accessible;
   const std::vector<std::string> generated = host_device
