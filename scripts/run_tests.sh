@@ -6,6 +6,6 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$root/scripts/install_deps.sh"
 matrix_dir="${STRATA_MATRIX_DIR:-$root/../shared/matrices}"
-"$root/scripts/build.sh" "$root/build" -DSTRATA_MATRIX_DIR="$matrix_dir"
+"$root/scripts/build.sh" "$root/build" -DSTRATA_MATRIX_DIR="$matrix_dir" -DSTRATA_ENABLE_TESTS=ON -DSTRATA_ENABLE_BENCHMARKS=ON
 cd "$root/build"
 ctest --output-on-failure --parallel "$(nproc)" --timeout 900
