@@ -6,6 +6,6 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$root/scripts/install_deps.sh"
-"$root/scripts/build.sh" "$root/build" -DSTRATA_ENABLE_CLI=ON -DSTRATA_ENABLE_TESTS=OFF -DSTRATA_ENABLE_BENCHMARKS=OFF >/dev/null
+"$root/scripts/build.sh" "$root/build" -DSTRATA_ENABLE_CLI=ON -DSTRATA_ENABLE_TESTS=OFF -DSTRATA_ENABLE_BENCHMARKS=OFF
 if [ $# -eq 0 ]; then set -- spmv; fi
 exec "$root/build/apps/strata" "$@"
