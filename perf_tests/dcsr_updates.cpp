@@ -11,6 +11,7 @@
 // checked once against the host reference before timing.
 #include "benchmark_context.hpp"
 #include "benchmark_matrices.hpp"
+#include "spmv_measurement.hpp"
 
 #include <strata/algorithms/baseline/csr_rebuild.hpp>
 #include <strata/algorithms/baseline/kokkos_kernels_spmv.hpp>
@@ -275,11 +276,7 @@ void run_spmv(benchmark::State& state, const Workload<Value>& w, const std::stri
   const Value zero = value_from<Value>(0.0, 0.0);
   const auto x_host = pseudo_random_vector<Value>(w.host.num_cols, 11);
   Kokkos::View<Value*, Device> x("strata::bench_x", w.host.num_cols), y("strata::bench_y", w.host.num_rows);
-  {
-    auto xm = Kokkos::create_mirror_view(x);
-    for (index_type i = 0; i < w.host.num_cols; ++i) xm(i) = x_host[i];
-    Kokkos::deep_copy(x, xm);
-  }
+  upload_vector(x, x_host);
   std::function<void()> apply;
   const bool binned = kernel.rfind("adcsr", 0) == 0;
   if (kernel == "csr_kk") {
@@ -301,36 +298,15 @@ void run_spmv(benchmark::State& state, const Workload<Value>& w, const std::stri
       apply = [=]() { plan->apply(space, "N", one, *A, x, zero, y); };
     }
   }
-  apply();
-  space.fence();
-  auto ym = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
-  const std::vector<Value> y_host(ym.data(), ym.data() + ym.extent(0));
-  const auto ref = reference::csr_spmv(reference::SpmvMode::normal, one, w.host, x_host, zero,
-                                       std::vector<Value>(static_cast<std::size_t>(w.host.num_rows), zero));
-  const auto accuracy = reference::check_spmv(y_host, ref);
-  if (!accuracy.passed) {
-    state.SkipWithError(("result differs from the host reference at row " + std::to_string(accuracy.worst_entry)).c_str());
-    return;
-  }
-  for (int i = 0; i < 3; ++i) apply();
-  space.fence();
-  double total = 0.0;
-  for (auto _ : state) {
-    Kokkos::Timer timer;
-    apply();
-    space.fence();
-    const double seconds = timer.seconds();
-    state.SetIterationTime(seconds);
-    total += seconds;
-  }
+  double max_error_over_bound = 0.0;
+  if (!verify_spmv(state, w.host, x_host, y, apply, &max_error_over_bound)) return;
+  const double seconds = time_between_fences(state, apply, 3);
   // The CSR model (values, 32-bit columns and offsets, x and y once) for every
   // kernel, so that GB/s compare formats on the same useful traffic.
   const auto traffic = csr_spmv_traffic(w.host.num_rows, w.host.num_cols, w.host.nnz(), sizeof(Value), sizeof(int),
                                         sizeof(int), value_traits<Value>::is_complex, false, false);
-  const double n = static_cast<double>(state.iterations());
-  state.counters["GB/s"] = traffic.bytes * n / total * 1e-9;
-  state.counters["GFLOP/s"] = traffic.flops * n / total * 1e-9;
-  state.counters["max_error_over_bound"] = accuracy.max_scaled_error;
+  record_rates(state, traffic, seconds);
+  state.counters["max_error_over_bound"] = max_error_over_bound;
 }
 
 template <class Value>

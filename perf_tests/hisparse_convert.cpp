@@ -5,6 +5,7 @@
 // against the source matrix (exact) or the host reference (SpMV) before timing.
 #include "benchmark_context.hpp"
 #include "benchmark_matrices.hpp"
+#include "spmv_measurement.hpp"
 
 #include <strata/algorithms/baseline/kokkos_kernels_spmv.hpp>
 #include <strata/algorithms/hisparse/hisparse_spmv.hpp>
@@ -35,22 +36,6 @@ std::map<std::string, double>& copy_seconds() {
 }
 
 // Times `step` between fences for the benchmark's iterations; returns the mean seconds.
-double time_steps(benchmark::State& state, const std::function<void()>& step) {
-  ExecSpace space;
-  step();
-  space.fence();
-  double total = 0.0;
-  for (auto _ : state) {
-    Kokkos::Timer timer;
-    step();
-    space.fence();
-    const double s = timer.seconds();
-    state.SetIterationTime(s);
-    total += s;
-  }
-  return total / static_cast<double>(state.iterations());
-}
-
 template <class Value>
 void run(benchmark::State& state, const HostCsr<Value>& host, const std::string& key, const std::string& operation) {
   using csr_type = DeviceCsr<Value, Device>;
@@ -63,7 +48,7 @@ void run(benchmark::State& state, const HostCsr<Value>& host, const std::string&
     auto row_map = typename csr_type::row_map_type::non_const_type("strata::bench_row_map", A.graph.row_map.extent(0));
     auto entries = typename csr_type::index_type::non_const_type("strata::bench_entries", A.graph.entries.extent(0));
     auto values = typename csr_type::values_type::non_const_type("strata::bench_values", A.values.extent(0));
-    const double s = time_steps(state, [&] {
+    const double s = time_between_fences(state, [&] {
       Kokkos::deep_copy(row_map, A.graph.row_map);
       Kokkos::deep_copy(entries, A.graph.entries);
       Kokkos::deep_copy(values, A.values);
@@ -81,8 +66,8 @@ void run(benchmark::State& state, const HostCsr<Value>& host, const std::string&
       state.SkipWithError("HiSparse round trip differs from the source matrix");
       return;
     }
-    const double s = operation == "csr_to_hisparse" ? time_steps(state, [&] { H = to_hisparse(A); })
-                                                    : time_steps(state, [&] { (void)to_device_csr(H); });
+    const double s = operation == "csr_to_hisparse" ? time_between_fences(state, [&] { H = to_hisparse(A); })
+                                                    : time_between_fences(state, [&] { (void)to_device_csr(H); });
     state.counters["vs_csr_copy"] = copy > 0 ? s / copy : 0.0;
     state.counters["hisparse_bytes_per_nnz"] =
         static_cast<double>(H.pool_bytes()) / static_cast<double>(std::max<index_type>(1, host.nnz()));
@@ -91,11 +76,7 @@ void run(benchmark::State& state, const HostCsr<Value>& host, const std::string&
   // SpMV: the simple HiSparse kernel or Kokkos Kernels native, checked against the host reference.
   const auto x_host = pseudo_random_vector<Value>(host.num_cols, 11);
   Kokkos::View<Value*, Device> x("strata::bench_x", host.num_cols), y("strata::bench_y", host.num_rows);
-  {
-    auto x_mirror = Kokkos::create_mirror_view(x);
-    for (index_type i = 0; i < host.num_cols; ++i) x_mirror(i) = x_host[i];
-    Kokkos::deep_copy(x, x_mirror);
-  }
+  upload_vector(x, x_host);
   const Value one = value_from<Value>(1.0, 0.0), zero = value_from<Value>(0.0, 0.0);
   ExecSpace space;
   std::function<void()> apply;
@@ -106,21 +87,12 @@ void run(benchmark::State& state, const HostCsr<Value>& host, const std::string&
     auto kernel = std::make_shared<baseline::KokkosKernelsCsrSpmv<Value, ExecSpace>>(A, compat::KkSpmvAlgorithm::native);
     apply = [kernel, space, one, zero, x, y] { kernel->apply(space, "N", one, x, zero, y); };
   }
-  apply();
-  space.fence();
-  auto y_mirror = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
-  const std::vector<Value> y_host(y_mirror.data(), y_mirror.data() + y_mirror.extent(0));
-  const auto ref = reference::csr_spmv(reference::SpmvMode::normal, one, host, x_host, zero,
-                                       std::vector<Value>(static_cast<std::size_t>(host.num_rows), zero));
-  if (!reference::check_spmv(y_host, ref).passed) {
-    state.SkipWithError("SpMV result differs from the host reference");
-    return;
-  }
-  const double s = time_steps(state, apply);
-  const auto traffic = csr_spmv_traffic(host.num_rows, host.num_cols, host.nnz(), sizeof(Value), sizeof(int),
-                                        sizeof(int), value_traits<Value>::is_complex, false, false);
-  state.counters["GB/s"] = traffic.bytes / s * 1e-9;  // CSR-equivalent traffic, so kernels compare directly
-  state.counters["GFLOP/s"] = traffic.flops / s * 1e-9;
+  if (!verify_spmv(state, host, x_host, y, apply)) return;
+  const double s = time_between_fences(state, apply);
+  // CSR-equivalent traffic, so kernels compare directly.
+  record_rates(state, csr_spmv_traffic(host.num_rows, host.num_cols, host.nnz(), sizeof(Value), sizeof(int),
+                                       sizeof(int), value_traits<Value>::is_complex, false, false),
+               s);
 }
 
 void benchmark_operation(benchmark::State& state, const std::string& source, const std::string& precision,

@@ -7,6 +7,7 @@
 // of docs/PERFORMANCE.md (wins, geometric means, slowdown-versus-best profile).
 #include "benchmark_context.hpp"
 #include "benchmark_matrices.hpp"
+#include "spmv_measurement.hpp"
 
 #include <strata/algorithms/baseline/cusparse_spmv.hpp>
 #include <strata/algorithms/baseline/kokkos_kernels_spmv.hpp>
@@ -67,40 +68,14 @@ void run_spmv(benchmark::State& state, const HostCsr<Value>& host, const std::st
   const auto x_host = pseudo_random_vector<Value>(host.num_cols, 11);
   Kokkos::View<Value*, Device> x("strata::bench_x", host.num_cols);
   Kokkos::View<Value*, Device> y("strata::bench_y", host.num_rows);
-  {
-    auto x_mirror = Kokkos::create_mirror_view(x);
-    for (index_type i = 0; i < host.num_cols; ++i) x_mirror(i) = x_host[i];
-    Kokkos::deep_copy(x, x_mirror);
-  }
+  upload_vector(x, x_host);
   auto apply = make_kernel<Value>(kernel, A);
   const Value one = value_from<Value>(1.0, 0.0);
   const Value zero = value_from<Value>(0.0, 0.0);
-  ExecSpace space;
-
-  apply(one, x, zero, y);
-  space.fence();
-  auto y_mirror = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
-  std::vector<Value> y_host(y_mirror.data(), y_mirror.data() + y_mirror.extent(0));
-  const auto ref = reference::csr_spmv(reference::SpmvMode::normal, one, host, x_host, zero,
-                                       std::vector<Value>(static_cast<std::size_t>(host.num_rows), zero));
-  const auto accuracy = reference::check_spmv(y_host, ref);
-  if (!accuracy.passed) {
-    state.SkipWithError(("result differs from the host reference at row " + std::to_string(accuracy.worst_entry))
-                            .c_str());
-    return;
-  }
-  for (int i = 0; i < 3; ++i) apply(one, x, zero, y);
-  space.fence();
-
-  double total_seconds = 0.0;
-  for (auto _ : state) {
-    Kokkos::Timer timer;
-    apply(one, x, zero, y);
-    space.fence();
-    const double seconds = timer.seconds();
-    state.SetIterationTime(seconds);
-    total_seconds += seconds;
-  }
+  const auto product = [&] { apply(one, x, zero, y); };
+  double max_error_over_bound = 0.0;
+  if (!verify_spmv(state, host, x_host, y, product, &max_error_over_bound)) return;
+  const double seconds = time_between_fences(state, product, 3);
   const bool coo_format = kernel == "strata_coo" || kernel == "cusparse_coo";
   const auto traffic =
       coo_format ? coo_spmv_traffic(host.num_rows, host.num_cols, host.nnz(), sizeof(Value), sizeof(int),
@@ -108,14 +83,12 @@ void run_spmv(benchmark::State& state, const HostCsr<Value>& host, const std::st
                  : csr_spmv_traffic(host.num_rows, host.num_cols, host.nnz(), sizeof(Value), sizeof(int), sizeof(int),
                                     value_traits<Value>::is_complex, false, false);
   const MatrixStatistics stats = compute_statistics(host);
-  const double iterations = static_cast<double>(state.iterations());
-  const double gb_per_s = traffic.bytes * iterations / total_seconds * 1e-9;
-  state.counters["GB/s"] = gb_per_s;
-  state.counters["GFLOP/s"] = traffic.flops * iterations / total_seconds * 1e-9;
+  record_rates(state, traffic, seconds);
+  const double gb_per_s = traffic.bytes / seconds * 1e-9;
   state.counters["copy_fraction"] = copy_bandwidth_gb_per_s() > 0 ? gb_per_s / copy_bandwidth_gb_per_s() : 0.0;
   state.counters["nnz"] = static_cast<double>(host.nnz());
   state.counters["rows"] = static_cast<double>(host.num_rows);
-  state.counters["max_error_over_bound"] = accuracy.max_scaled_error;
+  state.counters["max_error_over_bound"] = max_error_over_bound;
   state.counters["row_length_cv"] = stats.row_length_mean > 0 ? stats.row_length_std / stats.row_length_mean : 0.0;
 }
 
