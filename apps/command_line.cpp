@@ -1,7 +1,9 @@
 #include "command_line.hpp"
 
+#include <charconv>
 #include <cstdio>
 #include <sstream>
+#include <system_error>
 
 namespace strata::cli {
 
@@ -10,20 +12,33 @@ std::string ParsedArgs::get(const std::string& name, const std::string& fallback
   return it == options.end() ? fallback : it->second;
 }
 
-long long ParsedArgs::get_int(const std::string& name, long long fallback, long long min_value) const {
+long long ParsedArgs::get_int(const std::string& name, long long fallback, long long min_value,
+                             long long max_value) const {
   auto it = options.find(name);
   if (it == options.end()) return fallback;
-  std::size_t used = 0;
-  long long v = 0;
-  try {
-    v = std::stoll(it->second, &used);
-  } catch (const std::exception&) {
-    used = 0;
+  const std::string& text = it->second;
+  long long value = 0;
+  // from_chars takes an optional '-' and digits only: no blanks, '+', hex or
+  // trailing characters, and it reports values beyond long long instead of wrapping.
+  const std::from_chars_result result = std::from_chars(text.data(), text.data() + text.size(), value);
+  const bool parsed = !text.empty() && result.ec == std::errc() && result.ptr == text.data() + text.size();
+  const bool too_large = result.ec == std::errc::result_out_of_range;
+  if (!parsed || value < min_value || value > max_value) {
+    throw UsageError(name + " expects an integer in [" + std::to_string(min_value) + ", " + std::to_string(max_value) +
+                     "], got '" + text + "'" + (too_large ? " (out of range)" : ""));
   }
-  if (used == 0 || used != it->second.size() || v < min_value) {
-    throw UsageError(name + " expects an integer >= " + std::to_string(min_value) + ", got '" + it->second + "'");
+  return value;
+}
+
+std::string ParsedArgs::get_choice(const std::string& name, const std::string& fallback,
+                                   std::initializer_list<const char*> choices) const {
+  const std::string value = get(name, fallback);
+  std::string listed;
+  for (const char* choice : choices) {
+    if (value == choice) return value;
+    listed += std::string(listed.empty() ? "" : ", ") + choice;
   }
-  return v;
+  throw UsageError(name + " expects one of " + listed + ", got '" + value + "'");
 }
 
 ParsedArgs parse(const std::string& command, const std::vector<std::string>& args,
@@ -73,6 +88,26 @@ std::string format_options(const std::vector<OptionSpec>& specs) {
     out << left << s.help << "\n";
   }
   return out.str();
+}
+
+const std::vector<OptionSpec>& matrix_input_options() {
+  static const std::vector<OptionSpec> options = {
+      {"--allow-underflow", false, "store nonzero file values that round to zero (1e-400) as zero instead of failing"},
+      {"--allow-non-finite", false, "accept inf and nan values in the file instead of failing"},
+  };
+  return options;
+}
+
+MatrixLoadOptions matrix_load_options(const ParsedArgs& parsed) {
+  MatrixLoadOptions options;
+  options.values.allow_underflow = parsed.has("--allow-underflow");
+  options.values.allow_non_finite = parsed.has("--allow-non-finite");
+  return options;
+}
+
+std::vector<OptionSpec> with_options(std::vector<OptionSpec> base, const std::vector<OptionSpec>& more) {
+  base.insert(base.end(), more.begin(), more.end());
+  return base;
 }
 
 std::string json_string(const std::string& s) {

@@ -13,10 +13,12 @@ namespace strata::cli {
 
 namespace {
 
-const std::vector<OptionSpec> info_options = {
-    {"--json", false, "machine-readable output on stdout"},
-    {"--help", false, "this text"},
-};
+const std::vector<OptionSpec> info_options = with_options(
+    {
+        {"--json", false, "machine-readable output on stdout"},
+        {"--help", false, "this text"},
+    },
+    matrix_input_options());
 
 template <class Value>
 MatrixStatistics statistics_of(const HostCsr<Value>& A) {
@@ -28,7 +30,7 @@ MatrixStatistics statistics_of(const HostCsr<Value>& A) {
 int info_command(const std::vector<std::string>& args) {
   const ParsedArgs parsed = parse("info", args, info_options, 1);
   if (parsed.has("--help")) {
-    std::cout << "usage: strata info MATRIX [--json]\n\nOptions:\n"
+    std::cout << "usage: strata info MATRIX [--json] [--allow-underflow] [--allow-non-finite]\n\nOptions:\n"
               << format_options(info_options) << "\nGenerator specs:\n"
               << generator_help();
     return 0;
@@ -36,7 +38,7 @@ int info_command(const std::vector<std::string>& args) {
   if (parsed.positional.empty()) throw UsageError("info: missing MATRIX");
   const std::string source = parsed.positional[0];
   const bool json = parsed.has("--json");
-  const LoadedMatrix m = load_matrix(source, &std::cerr);
+  const LoadedMatrix m = load_matrix(source, &std::cerr, matrix_load_options(parsed));
   const MatrixStatistics s = m.is_complex ? statistics_of(m.complex) : statistics_of(m.real);
   const auto footprints = format_footprints(s);
   const double irregularity = s.row_length_mean > 0 ? s.row_length_std / s.row_length_mean : 0.0;

@@ -12,6 +12,14 @@ class Error : public std::runtime_error {
   explicit Error(const std::string& message) : std::runtime_error(message) {}
 };
 
+// A request the caller can fix by changing its arguments (a malformed generator
+// spec, a size beyond a limit), as opposed to bad input data or a failed
+// resource; the strata command reports it as a usage error (exit code 2).
+class ArgumentError : public Error {
+ public:
+  using Error::Error;
+};
+
 // An error located in an input file; line is 1-based, 0 when no line applies
 // (e.g. a corrupt gzip stream detected before any line was complete).
 class FileError : public Error {
@@ -32,6 +40,12 @@ class FileError : public Error {
 #define STRATA_REQUIRE(condition, message_expression)          \
   do {                                                         \
     if (!(condition)) throw ::strata::Error(message_expression); \
+  } while (false)
+
+// The same, throwing strata::ArgumentError: for checks of what a caller asked for.
+#define STRATA_REQUIRE_ARGUMENT(condition, message_expression)          \
+  do {                                                                  \
+    if (!(condition)) throw ::strata::ArgumentError(message_expression); \
   } while (false)
 
 }  // namespace strata

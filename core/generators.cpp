@@ -525,6 +525,7 @@ namespace {
 constexpr const char* kSpecPrefix = "gen:";
 
 using GeneratorFunction = HostCsr<double> (*)(const std::vector<std::int64_t>& params);
+using SizeFunction = GeneratorSize (*)(const std::vector<std::int64_t>& params);
 
 struct GeneratorKind {
   const char* name;
@@ -533,10 +534,38 @@ struct GeneratorKind {
   const char* form;
   const char* description;
   GeneratorFunction build;
+  SizeFunction size;
 };
 
 std::int64_t param_or(const std::vector<std::int64_t>& params, std::size_t i, std::int64_t fallback) {
   return i < params.size() ? params[i] : fallback;
+}
+
+constexpr index_type kLargestIndex = std::numeric_limits<index_type>::max();
+
+index_type saturating_multiply(index_type a, index_type b) {
+  if (a == 0 || b == 0) return 0;
+  return a > kLargestIndex / b ? kLargestIndex : a * b;
+}
+
+index_type saturating_add(index_type a, index_type b) { return a > kLargestIndex - b ? kLargestIndex : a + b; }
+
+index_type saturating_power(index_type base, int exponent) {
+  index_type result = 1;
+  for (int k = 0; k < exponent; ++k) result = saturating_multiply(result, base);
+  return result;
+}
+
+// A stencil on an n^dimensions grid: one row per cell, at most `points` entries each.
+GeneratorSize stencil_size(index_type n, int dimensions, index_type points) {
+  const index_type rows = saturating_power(n, dimensions);
+  return {rows, rows, saturating_multiply(rows, points)};
+}
+
+GeneratorSize rmat_size(const std::vector<std::int64_t>& p) {
+  // Beyond 62 the vertex count itself saturates; rmat() refuses more than 40 anyway.
+  const index_type vertices = p[0] >= 62 ? kLargestIndex : index_type{1} << p[0];
+  return {vertices, vertices, saturating_multiply(vertices, param_or(p, 1, 16))};
 }
 
 HostCsr<double> build_rmat(const std::vector<std::int64_t>& params) {
@@ -551,31 +580,45 @@ HostCsr<double> build_rmat(const std::vector<std::int64_t>& params) {
 
 const GeneratorKind kGeneratorKinds[] = {
     {"poisson2d", 1, 1, "gen:poisson2d:N", "2D 5-point Laplacian on an N x N grid (N^2 rows)",
-     [](const std::vector<std::int64_t>& p) { return gen::poisson2d_5pt(p[0]); }},
+     [](const std::vector<std::int64_t>& p) { return gen::poisson2d_5pt(p[0]); },
+     [](const std::vector<std::int64_t>& p) { return stencil_size(p[0], 2, 5); }},
     {"poisson2d9", 1, 1, "gen:poisson2d9:N", "2D 9-point stencil on an N x N grid (N^2 rows)",
-     [](const std::vector<std::int64_t>& p) { return gen::poisson2d_9pt(p[0]); }},
+     [](const std::vector<std::int64_t>& p) { return gen::poisson2d_9pt(p[0]); },
+     [](const std::vector<std::int64_t>& p) { return stencil_size(p[0], 2, 9); }},
     {"poisson3d", 1, 1, "gen:poisson3d:N", "3D 7-point Laplacian on an N x N x N grid (N^3 rows)",
-     [](const std::vector<std::int64_t>& p) { return gen::poisson3d_7pt(p[0]); }},
+     [](const std::vector<std::int64_t>& p) { return gen::poisson3d_7pt(p[0]); },
+     [](const std::vector<std::int64_t>& p) { return stencil_size(p[0], 3, 7); }},
     {"poisson3d27", 1, 1, "gen:poisson3d27:N", "3D 27-point stencil on an N x N x N grid (N^3 rows)",
-     [](const std::vector<std::int64_t>& p) { return gen::poisson3d_27pt(p[0]); }},
+     [](const std::vector<std::int64_t>& p) { return gen::poisson3d_27pt(p[0]); },
+     [](const std::vector<std::int64_t>& p) { return stencil_size(p[0], 3, 27); }},
     {"rmat", 1, 3, "gen:rmat:SCALE[:EDGE_FACTOR[:SEED]]",
      "R-MAT power-law graph, 2^SCALE vertices, EDGE_FACTOR * 2^SCALE sampled edges (defaults 16, seed 1)",
-     build_rmat},
+     build_rmat, rmat_size},
     {"random", 3, 4, "gen:random:ROWS:COLS:NNZ_PER_ROW[:SEED]",
      "NNZ_PER_ROW distinct uniformly random columns per row (seed default 1)",
      [](const std::vector<std::int64_t>& p) {
        return gen::uniform_random(p[0], p[1], p[2], static_cast<std::uint64_t>(param_or(p, 3, 1)));
-     }},
+     },
+     [](const std::vector<std::int64_t>& p) { return GeneratorSize{p[0], p[1], saturating_multiply(p[0], p[2])}; }},
     {"hubs", 4, 5, "gen:hubs:ROWS:NNZ_PER_ROW:HUBS:HUB_LENGTH[:SEED]",
      "random square matrix with NNZ_PER_ROW per row and HUBS evenly spread rows of HUB_LENGTH (seed default 1)",
      [](const std::vector<std::int64_t>& p) {
        return gen::hub_rows(p[0], p[1], p[2], p[3], static_cast<std::uint64_t>(param_or(p, 4, 1)));
+     },
+     [](const std::vector<std::int64_t>& p) {
+       return GeneratorSize{p[0], p[0], saturating_add(saturating_multiply(p[0], p[1]), saturating_multiply(p[2], p[3]))};
      }},
     {"banded", 2, 2, "gen:banded:N:HALF_BANDWIDTH", "N x N band |i - j| <= HALF_BANDWIDTH, diagonally dominant",
-     [](const std::vector<std::int64_t>& p) { return gen::banded(p[0], p[1]); }},
+     [](const std::vector<std::int64_t>& p) { return gen::banded(p[0], p[1]); },
+     [](const std::vector<std::int64_t>& p) {
+       return GeneratorSize{p[0], p[0], saturating_multiply(p[0], saturating_add(saturating_multiply(2, p[1]), 1))};
+     }},
     {"dense", 1, 3, "gen:dense:ROWS[:COLS[:SEED]]", "fully dense ROWS x COLS (COLS defaults to ROWS, seed to 1)",
      [](const std::vector<std::int64_t>& p) {
        return gen::dense(p[0], param_or(p, 1, p[0]), static_cast<std::uint64_t>(param_or(p, 2, 1)));
+     },
+     [](const std::vector<std::int64_t>& p) {
+       return GeneratorSize{p[0], param_or(p, 1, p[0]), saturating_multiply(p[0], param_or(p, 1, p[0]))};
      }},
 };
 
@@ -587,24 +630,24 @@ const GeneratorKind& find_kind(const std::string& name, const std::string& text)
   }
   std::string known;
   for (const GeneratorKind& kind : kGeneratorKinds) known += std::string(known.empty() ? "" : ", ") + kind.name;
-  throw Error(spec_error_prefix(text) + "unknown kind '" + name + "'; known kinds: " + known);
+  throw ArgumentError(spec_error_prefix(text) + "unknown kind '" + name + "'; known kinds: " + known);
 }
 
 void check_param_count(const GeneratorKind& kind, std::size_t count, const std::string& text) {
-  STRATA_REQUIRE(count >= kind.min_params && count <= kind.max_params,
+  STRATA_REQUIRE_ARGUMENT(count >= kind.min_params && count <= kind.max_params,
                  spec_error_prefix(text) + "expected the form " + kind.form + ", got " + std::to_string(count) +
                      (count == 1 ? " parameter" : " parameters"));
 }
 
 std::int64_t parse_param(const std::string& part, std::size_t position, const std::string& text) {
   const std::string where = spec_error_prefix(text) + "parameter " + std::to_string(position) + " ('" + part + "')";
-  STRATA_REQUIRE(!part.empty() && std::all_of(part.begin(), part.end(), [](char ch) { return ch >= '0' && ch <= '9'; }),
+  STRATA_REQUIRE_ARGUMENT(!part.empty() && std::all_of(part.begin(), part.end(), [](char ch) { return ch >= '0' && ch <= '9'; }),
                  where + " is not a non-negative integer");
   constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
   std::int64_t value = 0;
   for (const char ch : part) {
     const int digit = ch - '0';
-    STRATA_REQUIRE(value <= (kMax - digit) / 10, where + " is too large (at most " + std::to_string(kMax) + ")");
+    STRATA_REQUIRE_ARGUMENT(value <= (kMax - digit) / 10, where + " is too large (at most " + std::to_string(kMax) + ")");
     value = value * 10 + digit;
   }
   return value;
@@ -615,7 +658,7 @@ std::int64_t parse_param(const std::string& part, std::size_t position, const st
 bool is_generator_spec(const std::string& text) { return text.compare(0, 4, kSpecPrefix) == 0; }
 
 GeneratorSpec parse_generator_spec(const std::string& text) {
-  STRATA_REQUIRE(is_generator_spec(text), spec_error_prefix(text) + "does not start with '" + kSpecPrefix + "'");
+  STRATA_REQUIRE_ARGUMENT(is_generator_spec(text), spec_error_prefix(text) + "does not start with '" + kSpecPrefix + "'");
   std::vector<std::string> parts;
   std::size_t start = std::char_traits<char>::length(kSpecPrefix);
   for (;;) {
@@ -634,22 +677,42 @@ GeneratorSpec parse_generator_spec(const std::string& text) {
   return spec;
 }
 
-HostCsr<double> generate(const GeneratorSpec& spec) {
-  std::string shown = spec.text;
-  if (shown.empty()) {
-    shown = kSpecPrefix + spec.kind;
-    for (const std::int64_t p : spec.params) shown += ":" + std::to_string(p);
-  }
+namespace {
+
+// The spec as written, or rebuilt for specs assembled in code.
+std::string shown_text(const GeneratorSpec& spec) {
+  if (!spec.text.empty()) return spec.text;
+  std::string shown = kSpecPrefix + spec.kind;
+  for (const std::int64_t p : spec.params) shown += ":" + std::to_string(p);
+  return shown;
+}
+
+// The kind of a spec whose parameter count and signs are valid.
+const GeneratorKind& checked_kind(const GeneratorSpec& spec, const std::string& shown) {
   const GeneratorKind& kind = find_kind(spec.kind, shown);
   check_param_count(kind, spec.params.size(), shown);
   for (std::size_t i = 0; i < spec.params.size(); ++i) {
-    STRATA_REQUIRE(spec.params[i] >= 0, spec_error_prefix(shown) + "parameter " + std::to_string(i + 1) + " (" +
-                                            std::to_string(spec.params[i]) + ") is negative");
+    STRATA_REQUIRE_ARGUMENT(spec.params[i] >= 0, spec_error_prefix(shown) + "parameter " + std::to_string(i + 1) +
+                                                     " (" + std::to_string(spec.params[i]) + ") is negative");
   }
+  return kind;
+}
+
+}  // namespace
+
+GeneratorSize generator_size(const GeneratorSpec& spec) {
+  const std::string shown = shown_text(spec);
+  return checked_kind(spec, shown).size(spec.params);
+}
+
+HostCsr<double> generate(const GeneratorSpec& spec) {
+  const std::string shown = shown_text(spec);
+  const GeneratorKind& kind = checked_kind(spec, shown);
   try {
     return kind.build(spec.params);
   } catch (const Error& e) {
-    throw Error(spec_error_prefix(shown) + e.what());
+    // The generators check their parameters: what they refuse, the caller asked for.
+    throw ArgumentError(spec_error_prefix(shown) + e.what());
   } catch (const std::bad_alloc&) {
     throw Error(spec_error_prefix(shown) + "not enough memory to generate this matrix");
   } catch (const std::length_error&) {

@@ -61,8 +61,22 @@ struct GeneratorSpec {
 };
 
 bool is_generator_spec(const std::string& text);  // starts with "gen:"
-// Throws strata::Error naming the spec and the offending part.
+// Throws strata::ArgumentError naming the spec and the offending part.
 GeneratorSpec parse_generator_spec(const std::string& text);
+
+// The size of the matrix a spec describes, computed from its parameters alone
+// (saturating at the largest index_type), so callers can check it against their
+// limits before generate() allocates anything. entries is an upper bound:
+// R-MAT merges duplicate samples.
+struct GeneratorSize {
+  index_type rows = 0;
+  index_type cols = 0;
+  index_type entries = 0;
+};
+GeneratorSize generator_size(const GeneratorSpec& spec);
+
+// Parameters out of range throw strata::ArgumentError naming the spec; running
+// out of memory throws strata::Error.
 HostCsr<double> generate(const GeneratorSpec& spec);
 std::string generator_help();  // one line per kind, for --help
 

@@ -1,5 +1,6 @@
 #pragma once
 #include <strata/core/host_coo.hpp>
+#include <strata/core/value_conversion.hpp>
 
 #include <string>
 #include <vector>
@@ -72,18 +73,36 @@ HostCoo<Value> to_coo(const HostCsr<Value>& csr) {
 }
 
 // Converts the values of a matrix to another supported value type; complex to
-// real is refused because it would drop the imaginary parts silently.
+// real is refused because it would drop the imaginary parts silently. Every
+// value is checked: one that overflows the target (1e300 into float), becomes
+// zero (1e-50 into float) or is not finite throws strata::Error naming the
+// entry's row, column and value, unless `options` allows underflow or
+// non-finite values.
 template <class To, class From>
-HostCsr<To> convert_values(const HostCsr<From>& in) {
+HostCsr<To> convert_values(const HostCsr<From>& in, const ValueConversionOptions& options = {}) {
   static_assert(!value_traits<From>::is_complex || value_traits<To>::is_complex,
                 "convert_values: complex to real would drop imaginary parts");
+  using Real = typename value_traits<To>::real_type;
+  in.validate();  // the row of each value comes from row_offsets
   HostCsr<To> out;
   out.num_rows = in.num_rows;
   out.num_cols = in.num_cols;
   out.row_offsets = in.row_offsets;
   out.cols = in.cols;
   out.values.reserve(in.values.size());
-  for (const From& v : in.values) out.values.push_back(value_from<To>(real_part(v), imag_part(v)));
+  for (index_type row = 0; row < in.num_rows; ++row) {
+    for (index_type k = in.row_offsets[row]; k < in.row_offsets[row + 1]; ++k) {
+      const double re = real_part(in.values[k]);
+      const double im = imag_part(in.values[k]);
+      ConversionProblem problem = narrowing_problem<Real>(re, options);
+      if (problem == ConversionProblem::none) problem = narrowing_problem<Real>(im, options);
+      if (problem != ConversionProblem::none) {
+        throw_value_conversion_error(describe_conversion_problem<To>(problem), row, in.cols[k], re, im,
+                                     value_traits<From>::is_complex, value_traits<To>::name);
+      }
+      out.values.push_back(value_from<To>(re, im));
+    }
+  }
   return out;
 }
 

@@ -1,5 +1,7 @@
 #pragma once
 #include <strata/core/host_coo.hpp>
+#include <strata/core/matrix_limits.hpp>
+#include <strata/core/value_conversion.hpp>
 
 #include <string>
 
@@ -32,18 +34,50 @@ struct MatrixMarketReport {
   index_type entries = 0;            // entries of the returned matrix after expansion and summation
 };
 
+// How a file is read beyond its own description.
+struct MatrixMarketReadOptions {
+  // What values that do not survive conversion to the value type unchanged do:
+  // by default a nonzero value that becomes zero (1e-400 in double, 1e-50 in
+  // float) and inf/nan in the file are errors naming file, line and value.
+  // Values beyond the type's range (1e999, 1e300 into float) are always errors.
+  ValueConversionOptions values;
+  // Checked on the size line, before anything is allocated; the entry limit
+  // again while entries are stored (symmetric files store up to twice the
+  // declared count).
+  MatrixLimits limits;
+};
+
 // Reads a whole file into a sorted, duplicate-free COO matrix. Symmetric,
 // skew-symmetric and hermitian files are expanded to general. `pattern`
 // entries get the value 1. A complex file read into a real value type is an
 // error. Every defect of the input throws strata::FileError naming the file
 // and line; nothing is returned half-read.
+//
+// Reading streams: the text is decoded (gzip is inflated) in chunks as it is
+// parsed, so memory holds the matrix, not the file's text. Lines are limited to
+// 1 MiB. Numbers are decimal, as Matrix Market defines them: hexadecimal
+// floating point ("0x1p-2") is rejected, and so are "inf" and "nan" unless
+// options.values.allow_non_finite. Storage grows with the entries actually
+// read, never with the count the size line declares.
+//
+// gzip input (recognised by its magic bytes, whatever the name) may consist of
+// several members, which are read as one text (RFC 1952, as `gzip -d` does);
+// any other bytes after the last member, corrupt data and truncation are errors.
 template <class Value>
 HostCoo<Value> read_matrix_market(const std::string& path, MatrixMarketReport* report = nullptr);
-
-// The same from text in memory; `name` stands for the path in error messages.
 template <class Value>
-HostCoo<Value> parse_matrix_market(const std::string& text, const std::string& name,
+HostCoo<Value> read_matrix_market(const std::string& path, const MatrixMarketReadOptions& options,
+                                  MatrixMarketReport* report = nullptr);
+
+// The same from bytes in memory (plain or gzip text, told apart as for files);
+// `name` stands for the path in error messages. The path entry and this one
+// share every step after the bytes are obtained.
+template <class Value>
+HostCoo<Value> parse_matrix_market(const std::string& bytes, const std::string& name,
                                    MatrixMarketReport* report = nullptr);
+template <class Value>
+HostCoo<Value> parse_matrix_market(const std::string& bytes, const std::string& name,
+                                   const MatrixMarketReadOptions& options, MatrixMarketReport* report = nullptr);
 
 // Reads only the banner and size line.
 MatrixMarketHeader read_matrix_market_header(const std::string& path);

@@ -1,6 +1,7 @@
 #include <strata/core/matrix_market.hpp>
 
 #include <strata/core/error.hpp>
+#include <strata/core/value_conversion.hpp>
 #include <strata/core/value_traits.hpp>
 
 #include <zlib.h>
@@ -9,17 +10,17 @@
 #include <cctype>
 #include <cerrno>
 #include <charconv>
-#include <climits>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <new>
+#include <optional>
 #include <string>
 #include <system_error>
-
-#include <sys/stat.h>
+#include <vector>
 
 namespace strata {
 
@@ -152,34 +153,288 @@ class LineTokens {
   const char* end_;
 };
 
-// Splits text into lines ('\n'-terminated; a final line may lack it) and
-// counts them, so every message can name its line.
-class LineCursor {
- public:
-  LineCursor(const char* begin, const char* end) : position_(begin), end_(end) {}
+// ---- bytes --------------------------------------------------------------------
 
+// A failure of the byte stream itself (I/O, gzip). The line reader adds the
+// number of the last complete line and turns it into a FileError.
+struct StreamFailure {
+  std::string reason;
+};
+
+// Where the bytes of an input come from: a file, memory, or a decoder over either.
+class ByteSource {
+ public:
+  virtual ~ByteSource() = default;
+  // Up to `capacity` (> 0) bytes into `out`; 0 only at the end. Throws StreamFailure.
+  virtual std::size_t read(char* out, std::size_t capacity) = 0;
+};
+
+class FileBytes final : public ByteSource {
+ public:
+  explicit FileBytes(const std::string& path) : file_(std::fopen(path.c_str(), "rb")) {
+    if (file_ == nullptr) fail(path, 0, std::string("cannot open: ") + std::strerror(errno));
+  }
+  ~FileBytes() override { std::fclose(file_); }
+  FileBytes(const FileBytes&) = delete;
+  FileBytes& operator=(const FileBytes&) = delete;
+
+  std::size_t read(char* out, std::size_t capacity) override {
+    const std::size_t got = std::fread(out, 1, capacity, file_);
+    if (std::ferror(file_)) throw StreamFailure{std::string("read error: ") + std::strerror(errno)};
+    return got;
+  }
+
+ private:
+  std::FILE* file_;
+};
+
+class MemoryBytes final : public ByteSource {
+ public:
+  MemoryBytes(const char* data, std::size_t size) : next_(data), left_(size) {}
+
+  std::size_t read(char* out, std::size_t capacity) override {
+    const std::size_t count = std::min(capacity, left_);
+    if (count > 0) std::memcpy(out, next_, count);
+    next_ += count;
+    left_ -= count;
+    return count;
+  }
+
+ private:
+  const char* next_;
+  std::size_t left_;
+};
+
+// The bytes of `source` with the first two, read to look for the gzip magic,
+// put back in front.
+class PeekedBytes final : public ByteSource {
+ public:
+  explicit PeekedBytes(ByteSource& source) : source_(source) {
+    while (peeked_ < sizeof(head_)) {
+      const std::size_t got = source_.read(head_ + peeked_, sizeof(head_) - peeked_);
+      if (got == 0) break;
+      peeked_ += got;
+    }
+  }
+
+  bool starts_with_gzip_magic() const {
+    return peeked_ == 2 && static_cast<unsigned char>(head_[0]) == 0x1f && static_cast<unsigned char>(head_[1]) == 0x8b;
+  }
+
+  std::size_t read(char* out, std::size_t capacity) override {
+    if (delivered_ < peeked_) {
+      const std::size_t count = std::min(capacity, peeked_ - delivered_);
+      std::memcpy(out, head_ + delivered_, count);
+      delivered_ += count;
+      return count;
+    }
+    return source_.read(out, capacity);
+  }
+
+ private:
+  ByteSource& source_;
+  char head_[2] = {0, 0};
+  std::size_t peeked_ = 0;
+  std::size_t delivered_ = 0;
+};
+
+// Inflates gzip data in chunks as it is read (zlib's stream API), so memory does
+// not grow with the text. Several members are one text (RFC 1952 section 2.2,
+// as gzip -d reads them); anything else after the last member is an error.
+class GzipBytes final : public ByteSource {
+ public:
+  explicit GzipBytes(ByteSource& compressed) : compressed_(compressed), input_(std::size_t{1} << 16) {
+    stream_.zalloc = Z_NULL;
+    stream_.zfree = Z_NULL;
+    stream_.opaque = Z_NULL;
+    stream_.next_in = Z_NULL;
+    stream_.avail_in = 0;
+    // 16 + MAX_WBITS: gzip wrapper only, with its CRC-32 and length checked.
+    if (inflateInit2(&stream_, 16 + MAX_WBITS) != Z_OK) throw std::bad_alloc();
+  }
+  ~GzipBytes() override { inflateEnd(&stream_); }
+  GzipBytes(const GzipBytes&) = delete;
+  GzipBytes& operator=(const GzipBytes&) = delete;
+
+  std::size_t read(char* out, std::size_t capacity) override {
+    if (failed_) throw StreamFailure{"the gzip stream failed earlier"};
+    const uInt wanted = static_cast<uInt>(std::min<std::size_t>(capacity, std::size_t{1} << 30));
+    stream_.next_out = reinterpret_cast<Bytef*>(out);
+    stream_.avail_out = wanted;
+    while (stream_.avail_out == wanted && !finished_) {
+      if (member_ended_) {
+        if (!another_member_follows()) {
+          finished_ = true;
+          break;
+        }
+        inflateReset(&stream_);
+        member_ended_ = false;
+      }
+      if (stream_.avail_in == 0 && !input_ended_) refill();
+      const int status = inflate(&stream_, Z_NO_FLUSH);
+      if (status == Z_STREAM_END) {
+        member_ended_ = true;
+      } else if (status == Z_DATA_ERROR || status == Z_NEED_DICT || status == Z_STREAM_ERROR) {
+        failed_ = true;
+        throw StreamFailure{std::string("corrupt gzip data (") + (stream_.msg != nullptr ? stream_.msg : "invalid data") +
+                            ")"};
+      } else if (status == Z_MEM_ERROR) {
+        failed_ = true;
+        throw std::bad_alloc();
+      } else if (status == Z_BUF_ERROR && stream_.avail_in == 0 && input_ended_) {
+        failed_ = true;
+        throw StreamFailure{"truncated gzip file: the compressed stream ends early (unexpected end of file)"};
+      }
+    }
+    return wanted - stream_.avail_out;
+  }
+
+  bool failed() const { return failed_; }
+
+ private:
+  // Keeps unconsumed input and appends what the source has next.
+  void refill() {
+    if (stream_.avail_in > 0 && stream_.next_in != reinterpret_cast<Bytef*>(input_.data())) {
+      std::memmove(input_.data(), stream_.next_in, stream_.avail_in);
+    }
+    stream_.next_in = reinterpret_cast<Bytef*>(input_.data());
+    const std::size_t got = compressed_.read(input_.data() + stream_.avail_in, input_.size() - stream_.avail_in);
+    if (got == 0) input_ended_ = true;
+    consumed_offset_ += got;
+    stream_.avail_in += static_cast<uInt>(got);
+  }
+
+  // After a member: true when another gzip member starts, false at the end of
+  // the input; any other byte is trailing garbage.
+  bool another_member_follows() {
+    while (stream_.avail_in < 2 && !input_ended_) refill();
+    if (stream_.avail_in == 0) return false;
+    const unsigned char first = stream_.next_in[0];
+    if (stream_.avail_in >= 2 && first == 0x1f && stream_.next_in[1] == 0x8b) return true;
+    failed_ = true;
+    char byte[8];
+    std::snprintf(byte, sizeof(byte), "0x%02x", first);
+    throw StreamFailure{"trailing garbage after the gzip data: the byte at offset " +
+                        std::to_string(consumed_offset_ - stream_.avail_in) + " (" + byte +
+                        ") does not start another gzip member"};
+  }
+
+  ByteSource& compressed_;
+  std::vector<char> input_;
+  z_stream stream_{};
+  std::uint64_t consumed_offset_ = 0;  // compressed bytes read from the source so far
+  bool input_ended_ = false;
+  bool member_ended_ = false;
+  bool finished_ = false;
+  bool failed_ = false;
+};
+
+// The text of an input: its bytes, inflated when they start with the gzip magic.
+class TextInput {
+ public:
+  explicit TextInput(ByteSource& raw) : peeked_(raw) {
+    if (peeked_.starts_with_gzip_magic()) gzip_.emplace(peeked_);
+  }
+
+  ByteSource& text() { return gzip_ ? static_cast<ByteSource&>(*gzip_) : peeked_; }
+
+  // A corrupt deflate stream can inflate to garbage before zlib notices (the
+  // CRC-32 comes last), so a parse error inside gzip data may really be
+  // corruption. This inflates up to `limit` more bytes and throws the
+  // StreamFailure if the stream is bad; it returns when the stream is sound,
+  // was not gzip, had already failed, or is longer than the limit.
+  void check_rest_of_gzip(std::size_t limit) {
+    if (!gzip_ || gzip_->failed()) return;
+    std::vector<char> scratch(std::size_t{1} << 16);
+    for (std::size_t inflated = 0; inflated < limit;) {
+      const std::size_t got = gzip_->read(scratch.data(), scratch.size());
+      if (got == 0) return;
+      inflated += got;
+    }
+  }
+
+ private:
+  PeekedBytes peeked_;
+  std::optional<GzipBytes> gzip_;
+};
+
+// Splits a byte stream into lines ('\n'-terminated; a final line may lack it)
+// and counts them, so every message can name its line. Holds one buffer of at
+// most kMaxLineBytes: memory does not depend on the length of the input.
+class LineReader {
+ public:
+  static constexpr std::size_t kMaxLineBytes = std::size_t{1} << 20;
+
+  LineReader(ByteSource& source, const std::string& name)
+      : source_(source), name_(name), buffer_(std::size_t{1} << 16) {}
+
+  // The line stays valid until the next call.
   bool next(const char*& line_begin, const char*& line_end) {
-    if (position_ == end_) return false;
-    const void* newline = std::memchr(position_, '\n', static_cast<std::size_t>(end_ - position_));
-    line_begin = position_;
-    line_end = newline ? static_cast<const char*>(newline) : end_;
-    position_ = newline ? line_end + 1 : end_;
-    ++line_number_;
-    return true;
+    std::size_t searched = start_;
+    for (;;) {
+      const void* newline = std::memchr(buffer_.data() + searched, '\n', filled_ - searched);
+      if (newline != nullptr) {
+        line_begin = buffer_.data() + start_;
+        line_end = static_cast<const char*>(newline);
+        start_ = static_cast<std::size_t>(line_end - buffer_.data()) + 1;
+        ++line_number_;
+        return true;
+      }
+      searched = filled_;
+      if (ended_) {
+        if (start_ == filled_) return false;
+        line_begin = buffer_.data() + start_;
+        line_end = buffer_.data() + filled_;
+        start_ = filled_;
+        ++line_number_;
+        return true;
+      }
+      searched -= start_;
+      fill();
+    }
   }
 
   std::int64_t line_number() const { return line_number_; }
-  std::size_t remaining_bytes() const { return static_cast<std::size_t>(end_ - position_); }
 
  private:
-  const char* position_;
-  const char* end_;
+  // Moves the partial line to the front, grows the buffer if the line fills
+  // it, and appends the next bytes of the source.
+  void fill() {
+    if (start_ > 0) {
+      std::memmove(buffer_.data(), buffer_.data() + start_, filled_ - start_);
+      filled_ -= start_;
+      start_ = 0;
+    }
+    if (filled_ == buffer_.size()) {
+      if (buffer_.size() >= kMaxLineBytes) {
+        fail(name_, line_number_ + 1,
+             "line longer than " + std::to_string(kMaxLineBytes) +
+                 " bytes; Matrix Market lines are short (is this a Matrix Market file?)");
+      }
+      buffer_.resize(std::min(2 * buffer_.size(), kMaxLineBytes));
+    }
+    std::size_t got = 0;
+    try {
+      got = source_.read(buffer_.data() + filled_, buffer_.size() - filled_);
+    } catch (const StreamFailure& failure) {
+      fail(name_, line_number_, failure.reason);
+    }
+    if (got == 0) ended_ = true;
+    filled_ += got;
+  }
+
+  ByteSource& source_;
+  const std::string& name_;
+  std::vector<char> buffer_;
+  std::size_t start_ = 0;   // first byte of the current line
+  std::size_t filled_ = 0;  // bytes in the buffer
+  bool ended_ = false;
   std::int64_t line_number_ = 0;
 };
 
 // ---- numbers ------------------------------------------------------------------
 
-enum class NumberStatus { ok, malformed, out_of_range, not_finite };
+enum class NumberStatus { ok, malformed, out_of_range };
 
 // A decimal integer with optional sign; std::from_chars alone rejects '+'.
 NumberStatus parse_integer(const Token& token, std::int64_t& value) {
@@ -194,10 +449,64 @@ NumberStatus parse_integer(const Token& token, std::int64_t& value) {
   return NumberStatus::ok;
 }
 
-// Any strtod number (decimal or hexadecimal, with exponent and sign) that is
-// finite in double; strtod runs on a terminated copy so it can never read past
-// the token.
-NumberStatus parse_real(const Token& token, double& value) {
+// [+-]? followed by one of "inf", "infinity", "nan", in any case.
+bool is_non_finite_word(const Token& token) {
+  const char* first = token.begin;
+  if (first != token.end && (*first == '+' || *first == '-')) ++first;
+  const Token word{first, token.end};
+  return equals_ignoring_case(word, "inf") || equals_ignoring_case(word, "infinity") ||
+         equals_ignoring_case(word, "nan");
+}
+
+// [+-]? 0x: strtod would read hexadecimal floating point, which Matrix Market
+// (a decimal format) does not define.
+bool is_hexadecimal(const Token& token) {
+  const char* first = token.begin;
+  if (first != token.end && (*first == '+' || *first == '-')) ++first;
+  return token.end - first >= 2 && first[0] == '0' && (first[1] == 'x' || first[1] == 'X');
+}
+
+// The decimal syntax: [+-] digits [. digits] [(e|E) [+-] digits], with at least
+// one digit before or after the point. Sets `nonzero` when a mantissa digit is
+// not 0, which tells underflow (1e-400) from an exact zero (0e5).
+bool is_decimal(const Token& token, bool& nonzero) {
+  const char* c = token.begin;
+  const auto digits = [&](bool& any_nonzero) {
+    const char* start = c;
+    while (c != token.end && std::isdigit(static_cast<unsigned char>(*c))) {
+      any_nonzero = any_nonzero || *c != '0';
+      ++c;
+    }
+    return c != start;
+  };
+  nonzero = false;
+  if (c != token.end && (*c == '+' || *c == '-')) ++c;
+  bool mantissa = digits(nonzero);
+  if (c != token.end && *c == '.') {
+    ++c;
+    mantissa = digits(nonzero) || mantissa;
+  }
+  if (!mantissa) return false;
+  if (c != token.end && (*c == 'e' || *c == 'E')) {
+    ++c;
+    if (c != token.end && (*c == '+' || *c == '-')) ++c;
+    bool exponent_nonzero = false;
+    if (!digits(exponent_nonzero)) return false;
+  }
+  return c == token.end;
+}
+
+enum class RealStatus { ok, malformed, hexadecimal, out_of_range, underflow, not_finite };
+
+// A decimal number (or inf/nan) in double. Underflow, a nonzero decimal that
+// rounds to zero, leaves the signed zero in `value` for callers that accept it;
+// not_finite leaves the inf or nan. strtod runs on a terminated copy so it can
+// never read past the token.
+RealStatus parse_real(const Token& token, double& value) {
+  if (is_hexadecimal(token)) return RealStatus::hexadecimal;
+  const bool non_finite = is_non_finite_word(token);
+  bool nonzero = false;
+  if (!non_finite && !is_decimal(token, nonzero)) return RealStatus::malformed;
   char local[64];
   std::string long_copy;
   const char* terminated = local;
@@ -208,23 +517,13 @@ NumberStatus parse_real(const Token& token, double& value) {
     long_copy.assign(token.begin, token.end);
     terminated = long_copy.c_str();
   }
-  if (token.size() == 0) return NumberStatus::malformed;
   char* parsed_end = nullptr;
-  errno = 0;
   value = std::strtod(terminated, &parsed_end);
-  if (parsed_end != terminated + token.size()) return NumberStatus::malformed;
-  if (std::isnan(value)) return NumberStatus::not_finite;
-  if (std::isinf(value)) return errno == ERANGE ? NumberStatus::out_of_range : NumberStatus::not_finite;
-  return NumberStatus::ok;
-}
-
-std::string number_problem(NumberStatus status, const Token& token, const char* what) {
-  switch (status) {
-    case NumberStatus::out_of_range: return what + std::string(" ") + quoted(token) + " is out of range";
-    case NumberStatus::not_finite:
-      return what + std::string(" ") + quoted(token) + " is not finite (inf and nan are not accepted)";
-    default: return what + std::string(" ") + quoted(token) + " is not a number";
-  }
+  if (parsed_end != terminated + token.size()) return RealStatus::malformed;
+  if (non_finite) return RealStatus::not_finite;
+  if (std::isinf(value)) return RealStatus::out_of_range;
+  if (value == 0.0 && nonzero) return RealStatus::underflow;
+  return RealStatus::ok;
 }
 
 // ---- header -------------------------------------------------------------------
@@ -238,7 +537,10 @@ bool is_comment(const Token& first_token) { return *first_token.begin == '%'; }
 
 // Reads the banner, comments and size line. `real_value_type` names the value
 // type a complex file must not be read into, or is null when any field fits.
-ParsedHeader parse_header(LineCursor& cursor, const std::string& name, const char* real_value_type) {
+// The declared size is checked against `limits`, when given, before the caller
+// allocates anything for it.
+ParsedHeader parse_header(LineReader& cursor, const std::string& name, const char* real_value_type,
+                          const MatrixLimits* limits) {
   ParsedHeader parsed;
   MatrixMarketHeader& header = parsed.header;
   const char* line_begin = nullptr;
@@ -371,6 +673,15 @@ ParsedHeader parse_header(LineCursor& cursor, const std::string& name, const cha
   } else {
     header.stored_entries = storable;
   }
+  if (limits != nullptr) {
+    const std::string violation =
+        matrix_limit_violation(*limits, header.num_rows, header.num_cols, header.stored_entries);
+    if (!violation.empty()) {
+      fail(name, size_line,
+           "the size line declares a matrix larger than this reader accepts: " + violation +
+               (coordinate ? "" : "; an array file stores every position"));
+    }
+  }
   return parsed;
 }
 
@@ -379,17 +690,18 @@ ParsedHeader parse_header(LineCursor& cursor, const std::string& name, const cha
 template <class Value>
 class EntryParser {
  public:
-  EntryParser(LineCursor& cursor, const std::string& name, const ParsedHeader& parsed)
-      : cursor_(cursor), name_(name), header_(parsed.header), size_line_(parsed.size_line) {}
+  EntryParser(LineReader& cursor, const std::string& name, const ParsedHeader& parsed,
+              const MatrixMarketReadOptions& options)
+      : cursor_(cursor), name_(name), header_(parsed.header), size_line_(parsed.size_line), options_(options) {}
 
   HostCoo<Value> parse(MatrixMarketReport* report) {
     HostCoo<Value> matrix(header_.num_rows, header_.num_cols);
-    // The size line is untrusted: reserve no more than the remaining text can hold
-    // (an entry takes at least two bytes), so a lying header cannot exhaust memory.
-    const index_type holdable = static_cast<index_type>(cursor_.remaining_bytes() / 2 + 1);
-    const index_type expected_stored = std::min(header_.stored_entries, holdable);
+    // The size line is untrusted and the text's length unknown while streaming:
+    // reserve a bounded start and let storage grow geometrically with the
+    // entries actually read, so a lying header cannot exhaust memory.
+    constexpr index_type initial_reserve = index_type{1} << 12;
     const bool mirrored = header_.symmetry != MmSymmetry::general;
-    matrix.reserve(static_cast<std::size_t>(mirrored ? 2 * expected_stored : expected_stored));
+    matrix.reserve(static_cast<std::size_t>(std::min(header_.stored_entries, initial_reserve)));
 
     const bool coordinate = header_.format == MmFormat::coordinate;
     index_type array_row = 0;
@@ -443,7 +755,14 @@ class EntryParser {
              entry_label(found) + "unexpected " + quoted(extra) + " after the entry; expected " + entry_form());
       }
       check_symmetry(row, col, im, found);
-      const Value value = to_value(re, im, found);
+      const Value value = value_from<Value>(re, im);
+      const index_type stored_now = mirrored && row != col ? 2 : 1;
+      if (matrix.nnz() > options_.limits.max_entries - stored_now) {
+        fail(name_, line(),
+             entry_label(found) + "the matrix grows beyond the limit of " +
+                 std::to_string(options_.limits.max_entries) + " stored entries (" + options_.limits.origin +
+                 (mirrored ? "; symmetric files store both triangles)" : ")"));
+      }
       matrix.push_back(row, col, value);
       if (mirrored && row != col) matrix.push_back(col, row, mirror(value));
       if (!coordinate) {
@@ -554,20 +873,43 @@ class EntryParser {
       re = static_cast<double>(integer);
       return;
     }
-    NumberStatus status = parse_real(token, re);
-    if (status != NumberStatus::ok) {
-      fail(name_, line(),
-           entry_label(entry) + number_problem(status, token, header_.field == MmField::complex ? "real part" : "value"));
-    }
+    parse_real_part(token, header_.field == MmField::complex ? "real part" : "value", entry, re);
     if (header_.field == MmField::complex) {
       Token imaginary;
       if (!tokens.next(imaginary)) {
         fail(name_, line(), entry_label(entry) + "the imaginary part is missing; a complex file expects " + entry_form());
       }
-      status = parse_real(imaginary, im);
-      if (status != NumberStatus::ok) {
-        fail(name_, line(), entry_label(entry) + number_problem(status, imaginary, "imaginary part"));
-      }
+      parse_real_part(imaginary, "imaginary part", entry, im);
+    }
+  }
+
+  // One real number of an entry, checked for what the value type can hold.
+  void parse_real_part(const Token& token, const char* what, index_type entry, double& value) const {
+    using Real = typename value_traits<Value>::real_type;
+    const RealStatus status = parse_real(token, value);
+    // The subject of a message is built only on failure: this runs for every value of a file.
+    const auto subject = [&] { return entry_label(entry) + what + " " + quoted(token) + " "; };
+    switch (status) {
+      case RealStatus::ok: break;
+      case RealStatus::malformed: fail(name_, line(), subject() + "is not a number");
+      case RealStatus::hexadecimal:
+        fail(name_, line(), subject() + "is hexadecimal floating point; Matrix Market numbers are decimal");
+      case RealStatus::out_of_range:
+        fail(name_, line(), subject() + "is out of range for double (largest finite magnitude 1.79769e+308)");
+      case RealStatus::underflow:
+        if (!options_.values.allow_underflow) {
+          fail(name_, line(), subject() + describe_conversion_problem<double>(ConversionProblem::underflow));
+        }
+        break;
+      case RealStatus::not_finite:
+        if (!options_.values.allow_non_finite) {
+          fail(name_, line(), subject() + describe_conversion_problem<double>(ConversionProblem::non_finite));
+        }
+        break;
+    }
+    const ConversionProblem narrowing = narrowing_problem<Real>(value, options_.values);
+    if (narrowing != ConversionProblem::none) {
+      fail(name_, line(), subject() + describe_conversion_problem<Value>(narrowing));
     }
   }
 
@@ -591,15 +933,6 @@ class EntryParser {
     }
   }
 
-  Value to_value(double re, double im, index_type entry) const {
-    const Value value = value_from<Value>(re, im);
-    if (!std::isfinite(real_part(value)) || !std::isfinite(imag_part(value))) {
-      fail(name_, line(),
-           entry_label(entry) + "value overflows the requested type " + value_traits<Value>::name);
-    }
-    return value;
-  }
-
   Value mirror(const Value& value) const {
     switch (header_.symmetry) {
       case MmSymmetry::skew_symmetric: return -value;
@@ -608,224 +941,90 @@ class EntryParser {
     }
   }
 
-  LineCursor& cursor_;
+  LineReader& cursor_;
   const std::string& name_;
   const MatrixMarketHeader header_;
   const std::int64_t size_line_;
+  const MatrixMarketReadOptions& options_;
 };
 
 // Array files store every position, explicit zeros included; those zeros are
 // kept (and mirrored) as entries, so reading an array file gives the dense
 // structure the file describes. Only the skew-symmetric diagonal, which the file
 // does not store, is left out.
+//
+// Every entry point comes here with the raw bytes of its input, so the path and
+// the in-memory entries (and the fuzzer, which uses the latter) run the same
+// decoding and parsing.
 template <class Value>
-HostCoo<Value> parse_text(const char* begin, const char* end, const std::string& name, MatrixMarketReport* report) {
-  LineCursor cursor(begin, end);
-  const ParsedHeader parsed =
-      parse_header(cursor, name, value_traits<Value>::is_complex ? nullptr : value_traits<Value>::name);
-  return EntryParser<Value>(cursor, name, parsed).parse(report);
+HostCoo<Value> read_bytes(ByteSource& raw, const std::string& name, const MatrixMarketReadOptions& options,
+                          MatrixMarketReport* report) {
+  // A corrupt gzip stream found while checking the rest after a parse error is
+  // reported at the parse error's line.
+  std::int64_t failed_line = 0;
+  try {
+    TextInput input(raw);
+    LineReader lines(input.text(), name);
+    try {
+      const ParsedHeader parsed = parse_header(
+          lines, name, value_traits<Value>::is_complex ? nullptr : value_traits<Value>::name, &options.limits);
+      return EntryParser<Value>(lines, name, parsed, options).parse(report);
+    } catch (const FileError&) {
+      failed_line = lines.line_number();
+      constexpr std::size_t check_limit = std::size_t{64} << 20;
+      input.check_rest_of_gzip(check_limit);
+      throw;
+    }
+  } catch (const StreamFailure& failure) {
+    throw FileError(name, failed_line, failure.reason);
+  }
 }
-
-// ---- files --------------------------------------------------------------------
-
-std::int64_t complete_lines(const std::string& text) {
-  return static_cast<std::int64_t>(std::count(text.begin(), text.end(), '\n'));
-}
-
-// A file opened for reading, plain or gzip; gzip is recognised by its magic
-// bytes so that misnamed files still read.
-class InputFile {
- public:
-  explicit InputFile(const std::string& path) : path_(path) {
-    plain_ = std::fopen(path.c_str(), "rb");
-    if (plain_ == nullptr) fail(path_, 0, std::string("cannot open: ") + std::strerror(errno));
-    const std::size_t magic_read = std::fread(magic_, 1, sizeof(magic_), plain_);
-    if (std::ferror(plain_)) {
-      const int error = errno;
-      close();
-      fail(path_, 0, std::string("cannot read: ") + std::strerror(error));
-    }
-    if (magic_read == 2 && static_cast<unsigned char>(magic_[0]) == 0x1f &&
-        static_cast<unsigned char>(magic_[1]) == 0x8b) {
-      close();
-      errno = 0;
-      gzip_ = gzopen(path.c_str(), "rb");
-      if (gzip_ == nullptr) {
-        fail(path_, 0, std::string("cannot open gzip file: ") + (errno != 0 ? std::strerror(errno) : "out of memory"));
-      }
-      gzbuffer(gzip_, 1u << 18);
-    } else {
-      pending_magic_ = magic_read;
-    }
-  }
-
-  ~InputFile() { close(); }
-  InputFile(const InputFile&) = delete;
-  InputFile& operator=(const InputFile&) = delete;
-
-  // Appends up to max_bytes of (decompressed) text; false once the input is
-  // exhausted and verified complete. Throws FileError on read errors and on
-  // truncated or corrupt gzip data, naming the last complete line of `text`.
-  bool append(std::string& text, std::size_t max_bytes) {
-    const std::size_t old_size = text.size();
-    if (pending_magic_ > 0) {
-      text.append(magic_, pending_magic_);
-      pending_magic_ = 0;
-      return true;
-    }
-    if (gzip_ == nullptr && plain_ == nullptr) return false;
-    text.resize(old_size + max_bytes);
-    if (gzip_ != nullptr) {
-      const int got = gzread(gzip_, &text[old_size], static_cast<unsigned>(std::min<std::size_t>(max_bytes, INT_MAX)));
-      int status = Z_OK;
-      const char* message = gzerror(gzip_, &status);
-      text.resize(old_size + static_cast<std::size_t>(got > 0 ? got : 0));
-      if (got < 0 || (status != Z_OK && status != Z_BUF_ERROR)) {
-        const std::string reason = status == Z_ERRNO ? std::string(std::strerror(errno)) : without_path(message);
-        close();
-        fail(path_, complete_lines(text), "corrupt gzip data (" + reason + ")");
-      }
-      if (status == Z_BUF_ERROR) {
-        close();
-        fail(path_, complete_lines(text),
-             "truncated gzip file: the compressed stream ends early (unexpected end of file)");
-      }
-      if (got == 0) {
-        const int close_status = gzclose_r(gzip_);
-        gzip_ = nullptr;
-        if (close_status != Z_OK) {
-          fail(path_, complete_lines(text), "gzip stream did not end cleanly (zlib status " +
-                                                std::to_string(close_status) + ")");
-        }
-        return false;
-      }
-      return true;
-    }
-    const std::size_t got = std::fread(&text[old_size], 1, max_bytes, plain_);
-    text.resize(old_size + got);
-    if (std::ferror(plain_)) {
-      const int error = errno;
-      close();
-      fail(path_, complete_lines(text), std::string("read error: ") + std::strerror(error));
-    }
-    if (got == 0) {
-      close();
-      return false;
-    }
-    return true;
-  }
-
-  std::size_t plain_size_hint() const {
-    struct stat info;
-    if (plain_ != nullptr && fstat(fileno(plain_), &info) == 0 && info.st_size > 0) {
-      return static_cast<std::size_t>(info.st_size);
-    }
-    return 0;
-  }
-
- private:
-  void close() {
-    if (plain_ != nullptr) std::fclose(plain_);
-    if (gzip_ != nullptr) gzclose_r(gzip_);
-    plain_ = nullptr;
-    gzip_ = nullptr;
-  }
-
-  // zlib prefixes its messages with the path, which FileError already shows.
-  std::string without_path(const char* message) const {
-    const std::string text = message != nullptr ? message : "unknown zlib error";
-    const std::string prefix = path_ + ": ";
-    return text.compare(0, prefix.size(), prefix) == 0 ? text.substr(prefix.size()) : text;
-  }
-
-  std::string path_;
-  std::FILE* plain_ = nullptr;
-  gzFile gzip_ = nullptr;
-  char magic_[2] = {0, 0};
-  std::size_t pending_magic_ = 0;
-};
-
-// The whole (decompressed) text: gzip integrity is verified before any of it is
-// interpreted, so a corrupt file is reported as corrupt rather than as whatever
-// parse error its garbage happens to cause.
-std::string load_text(const std::string& path) {
-  InputFile input(path);
-  std::string text;
-  const std::size_t chunk = std::size_t{1} << 20;
-  // One chunk beyond the size, so the final read that finds the end does not
-  // double the buffer.
-  text.reserve(input.plain_size_hint() + chunk);
-  while (input.append(text, chunk)) {
-  }
-  return text;
-}
-
-// Decides, as text arrives, when it holds the size line (or enough to know the
-// banner is wrong), scanning each byte once however the text is chunked.
-class HeaderScanner {
- public:
-  bool complete(const std::string& text) {
-    for (;;) {
-      const void* newline = std::memchr(text.data() + searched_, '\n', text.size() - searched_);
-      if (newline == nullptr) {
-        searched_ = text.size();
-        return !banner_seen_ && first_line_cannot_be_banner(text);
-      }
-      const std::size_t line_end = static_cast<std::size_t>(static_cast<const char*>(newline) - text.data());
-      LineTokens tokens(text.data() + line_start_, text.data() + line_end);
-      Token token;
-      const bool has_token = tokens.next(token);
-      if (!banner_seen_) {
-        if (!has_token || !equals_ignoring_case(token, "%%MatrixMarket")) return true;
-        banner_seen_ = true;
-      } else if (has_token && !is_comment(token)) {
-        return true;
-      }
-      line_start_ = searched_ = line_end + 1;
-    }
-  }
-
- private:
-  bool first_line_cannot_be_banner(const std::string& text) const {
-    const char* banner = "%%MatrixMarket";
-    const std::size_t length = std::strlen(banner);
-    if (text.size() < length) return false;
-    return !equals_ignoring_case(Token{text.data(), text.data() + length}, banner);
-  }
-
-  std::size_t line_start_ = 0;
-  std::size_t searched_ = 0;
-  bool banner_seen_ = false;
-};
 
 }  // namespace
 
 template <class Value>
-HostCoo<Value> parse_matrix_market(const std::string& text, const std::string& name, MatrixMarketReport* report) {
-  return parse_text<Value>(text.data(), text.data() + text.size(), name, report);
+HostCoo<Value> read_matrix_market(const std::string& path, const MatrixMarketReadOptions& options,
+                                  MatrixMarketReport* report) {
+  FileBytes file(path);
+  return read_bytes<Value>(file, path, options, report);
 }
 
 template <class Value>
 HostCoo<Value> read_matrix_market(const std::string& path, MatrixMarketReport* report) {
-  const std::string text = load_text(path);
-  return parse_text<Value>(text.data(), text.data() + text.size(), path, report);
+  return read_matrix_market<Value>(path, MatrixMarketReadOptions{}, report);
+}
+
+template <class Value>
+HostCoo<Value> parse_matrix_market(const std::string& bytes, const std::string& name,
+                                   const MatrixMarketReadOptions& options, MatrixMarketReport* report) {
+  MemoryBytes memory(bytes.data(), bytes.size());
+  return read_bytes<Value>(memory, name, options, report);
+}
+
+template <class Value>
+HostCoo<Value> parse_matrix_market(const std::string& bytes, const std::string& name, MatrixMarketReport* report) {
+  return parse_matrix_market<Value>(bytes, name, MatrixMarketReadOptions{}, report);
 }
 
 MatrixMarketHeader read_matrix_market_header(const std::string& path) {
-  InputFile input(path);
-  std::string text;
-  const std::size_t chunk = std::size_t{1} << 16;
-  HeaderScanner scanner;
-  while (!scanner.complete(text) && input.append(text, chunk)) {
+  FileBytes file(path);
+  try {
+    TextInput input(file);
+    LineReader lines(input.text(), path);
+    return parse_header(lines, path, nullptr, nullptr).header;
+  } catch (const StreamFailure& failure) {
+    throw FileError(path, 0, failure.reason);
   }
-  LineCursor cursor(text.data(), text.data() + text.size());
-  return parse_header(cursor, path, nullptr).header;
 }
 
-#define STRATA_INSTANTIATE_MATRIX_MARKET_READER(Value)                                                  \
-  template HostCoo<Value> read_matrix_market<Value>(const std::string&, MatrixMarketReport*);          \
-  template HostCoo<Value> parse_matrix_market<Value>(const std::string&, const std::string&,           \
-                                                     MatrixMarketReport*);
+#define STRATA_INSTANTIATE_MATRIX_MARKET_READER(Value)                                                   \
+  template HostCoo<Value> read_matrix_market<Value>(const std::string&, MatrixMarketReport*);           \
+  template HostCoo<Value> read_matrix_market<Value>(const std::string&, const MatrixMarketReadOptions&, \
+                                                    MatrixMarketReport*);                               \
+  template HostCoo<Value> parse_matrix_market<Value>(const std::string&, const std::string&,            \
+                                                     MatrixMarketReport*);                              \
+  template HostCoo<Value> parse_matrix_market<Value>(const std::string&, const std::string&,            \
+                                                     const MatrixMarketReadOptions&, MatrixMarketReport*);
 
 STRATA_INSTANTIATE_MATRIX_MARKET_READER(float)
 STRATA_INSTANTIATE_MATRIX_MARKET_READER(double)

@@ -20,25 +20,49 @@ std::string matrix_name(const std::string& source) {
   return stem;
 }
 
-LoadedMatrix load_matrix(const std::string& source, std::ostream* progress) {
+namespace {
+
+HostCsr<double> generate_within_limits(const std::string& source, const MatrixLimits& limits) {
+  const GeneratorSpec spec = parse_generator_spec(source);
+  const GeneratorSize size = generator_size(spec);
+  const std::string violation = matrix_limit_violation(limits, size.rows, size.cols, size.entries);
+  if (!violation.empty()) throw ArgumentError("generator spec '" + source + "': " + violation);
+  return generate(spec);
+}
+
+void read_file(const std::string& source, const MatrixLoadOptions& options, LoadedMatrix& m) {
+  MatrixMarketReadOptions read_options;
+  read_options.values = options.values;
+  read_options.limits = options.limits;
+  const MatrixMarketHeader header = read_matrix_market_header(source);
+  MatrixMarketReport report;
+  if (header.field == MmField::complex) {
+    m.is_complex = true;
+    m.complex = to_csr(read_matrix_market<Kokkos::complex<double>>(source, read_options, &report));
+  } else {
+    m.real = to_csr(read_matrix_market<double>(source, read_options, &report));
+  }
+  m.file_report = report;
+}
+
+}  // namespace
+
+LoadedMatrix load_matrix(const std::string& source, std::ostream* progress, const MatrixLoadOptions& options) {
   LoadedMatrix m;
   m.name = matrix_name(source);
   Kokkos::Timer timer;
-  if (is_generator_spec(source)) {
-    const GeneratorSpec spec = parse_generator_spec(source);
-    if (progress) *progress << "strata: generating " << source << " ..." << std::flush;
-    m.real = generate(spec);
-  } else {
-    if (progress) *progress << "strata: reading " << source << " ..." << std::flush;
-    const MatrixMarketHeader header = read_matrix_market_header(source);
-    MatrixMarketReport report;
-    if (header.field == MmField::complex) {
-      m.is_complex = true;
-      m.complex = to_csr(read_matrix_market<Kokkos::complex<double>>(source, &report));
+  const bool generated = is_generator_spec(source);
+  if (progress) *progress << "strata: " << (generated ? "generating " : "reading ") << source << " ..." << std::flush;
+  try {
+    if (generated) {
+      m.real = generate_within_limits(source, options.limits);
     } else {
-      m.real = to_csr(read_matrix_market<double>(source, &report));
+      read_file(source, options, m);
     }
-    m.file_report = report;
+  } catch (...) {
+    // The error is printed by the caller on a line of its own.
+    if (progress) *progress << " failed" << std::endl;
+    throw;
   }
   m.load_seconds = timer.seconds();
   if (progress) {

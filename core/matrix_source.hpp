@@ -22,9 +22,20 @@ struct LoadedMatrix {
   index_type nnz() const { return is_complex ? complex.nnz() : real.nnz(); }
 };
 
+struct MatrixLoadOptions {
+  // Underflow and inf/nan in files (see MatrixMarketReadOptions).
+  ValueConversionOptions values;
+  // Checked before anything is allocated: on a file's size line, and on a
+  // generator spec's computed size. By default what the device formats hold.
+  MatrixLimits limits = device_matrix_limits();
+};
+
 // Loads the matrix; progress lines go to `progress` when it is non-null (large
-// files and generators take seconds). Throws strata::Error on any failure.
-LoadedMatrix load_matrix(const std::string& source, std::ostream* progress = nullptr);
+// files and generators take seconds), and a started line is ended before an
+// error propagates. Throws strata::ArgumentError for a malformed or too large
+// generator spec, strata::FileError for a bad file, strata::Error otherwise.
+LoadedMatrix load_matrix(const std::string& source, std::ostream* progress = nullptr,
+                         const MatrixLoadOptions& options = {});
 
 // "path/to/cage11.mtx.gz" -> "cage11"; a generator spec is its own name.
 std::string matrix_name(const std::string& source);

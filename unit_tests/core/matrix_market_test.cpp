@@ -1,3 +1,6 @@
+#include "matrix_test_support.hpp"
+#include "test_files.hpp"
+
 #include <strata/core/error.hpp>
 #include <strata/core/matrix_market.hpp>
 
@@ -31,167 +34,9 @@ using strata::MmFormat;
 using strata::MmSymmetry;
 using ComplexFloat = Kokkos::complex<float>;
 using ComplexDouble = Kokkos::complex<double>;
+using namespace strata::test;
 
 // ---- helpers ------------------------------------------------------------------
-
-std::uint32_t crc32_of(const std::string& bytes) {
-  std::uint32_t crc = 0xffffffffu;
-  for (const char byte : bytes) {
-    crc ^= static_cast<unsigned char>(byte);
-    for (int bit = 0; bit < 8; ++bit) crc = (crc >> 1) ^ (0xedb88320u & (0u - (crc & 1u)));
-  }
-  return ~crc;
-}
-
-void append_little_endian32(std::string& out, std::uint32_t value) {
-  for (int shift = 0; shift < 32; shift += 8) out += static_cast<char>((value >> shift) & 0xffu);
-}
-
-// A gzip file of uncompressed ("stored") deflate blocks, built by hand so that
-// the tests can gzip arbitrary, even malformed, text without linking zlib.
-std::string gzip_stored(const std::string& content) {
-  std::string out("\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff", 10);
-  std::size_t position = 0;
-  do {
-    const std::size_t length = std::min<std::size_t>(65535, content.size() - position);
-    const bool final_block = position + length == content.size();
-    out += static_cast<char>(final_block ? 1 : 0);
-    out += static_cast<char>(length & 0xffu);
-    out += static_cast<char>((length >> 8) & 0xffu);
-    out += static_cast<char>(~length & 0xffu);
-    out += static_cast<char>((~length >> 8) & 0xffu);
-    out.append(content, position, length);
-    position += length;
-  } while (position < content.size());
-  append_little_endian32(out, crc32_of(content));
-  append_little_endian32(out, static_cast<std::uint32_t>(content.size()));
-  return out;
-}
-
-// A fresh directory under the system temporary directory, removed with its
-// contents when the test ends.
-class TemporaryDirectory {
- public:
-  TemporaryDirectory() {
-    static int counter = 0;
-    std::random_device entropy;
-    path_ = fs::temp_directory_path() / ("strata_mm_test_" + std::to_string(getpid()) + "_" +
-                                         std::to_string(counter++) + "_" + std::to_string(entropy()));
-    fs::create_directories(path_);
-  }
-  ~TemporaryDirectory() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  TemporaryDirectory(const TemporaryDirectory&) = delete;
-  TemporaryDirectory& operator=(const TemporaryDirectory&) = delete;
-
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-
-  std::string write_text(const std::string& name, const std::string& content) const {
-    const std::string target = file(name);
-    std::ofstream out(target, std::ios::binary);
-    out << content;
-    return target;
-  }
-
-  std::string write_gzip(const std::string& name, const std::string& content) const {
-    return write_text(name, gzip_stored(content));
-  }
-
-  // Names of files left in the directory, to check that no temporary file survives.
-  std::vector<std::string> listing() const {
-    std::vector<std::string> names;
-    for (const fs::directory_entry& entry : fs::directory_iterator(path_)) names.push_back(entry.path().filename());
-    return names;
-  }
-
- private:
-  fs::path path_;
-};
-
-std::string read_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-
-struct Entry {
-  index_type row;
-  index_type col;
-  double re;
-  double im;
-};
-
-template <class Value>
-HostCoo<Value> make_matrix(index_type rows, index_type cols, const std::vector<Entry>& entries) {
-  HostCoo<Value> matrix(rows, cols);
-  for (const Entry& entry : entries) matrix.push_back(entry.row, entry.col, strata::value_from<Value>(entry.re, entry.im));
-  return matrix;
-}
-
-// Exact comparison: same dimensions, coordinates and values (==, component by component).
-template <class Value>
-void expect_same_matrix(const HostCoo<Value>& actual, const HostCoo<Value>& expected) {
-  ASSERT_EQ(actual.num_rows, expected.num_rows);
-  ASSERT_EQ(actual.num_cols, expected.num_cols);
-  ASSERT_EQ(actual.nnz(), expected.nnz());
-  EXPECT_TRUE(actual.is_sorted_unique());
-  for (index_type k = 0; k < actual.nnz(); ++k) {
-    SCOPED_TRACE("entry " + std::to_string(k));
-    EXPECT_EQ(actual.rows[k], expected.rows[k]);
-    EXPECT_EQ(actual.cols[k], expected.cols[k]);
-    EXPECT_EQ(strata::real_part(actual.values[k]), strata::real_part(expected.values[k]));
-    EXPECT_EQ(strata::imag_part(actual.values[k]), strata::imag_part(expected.values[k]));
-  }
-}
-
-// Runs `read` and returns the strata::FileError it must throw; any other outcome
-// is a test failure.
-template <class Read>
-FileError expect_file_error(const std::string& where, Read read) {
-  try {
-    read();
-  } catch (const FileError& error) {
-    return error;
-  } catch (const std::exception& error) {
-    ADD_FAILURE() << where << ": expected strata::FileError, got another exception: " << error.what();
-    return FileError(where, -1, "wrong exception type");
-  }
-  ADD_FAILURE() << where << ": expected strata::FileError, but reading succeeded";
-  return FileError(where, -1, "no exception");
-}
-
-template <class Read>
-strata::Error expect_error(Read read) {
-  try {
-    read();
-  } catch (const FileError& error) {
-    ADD_FAILURE() << "expected a plain strata::Error, got a FileError: " << error.what();
-    return error;
-  } catch (const strata::Error& error) {
-    return error;
-  } catch (const std::exception& error) {
-    ADD_FAILURE() << "expected strata::Error, got another exception: " << error.what();
-    return strata::Error("wrong exception type");
-  }
-  ADD_FAILURE() << "expected strata::Error, but the call succeeded";
-  return strata::Error("no exception");
-}
-
-// The location prefix FileError puts before its reason.
-std::string location_prefix(const std::string& path, std::int64_t line) {
-  return line > 0 ? path + ":" + std::to_string(line) + ": " : path + ": ";
-}
-
-void expect_located(const FileError& error, const std::string& path, std::int64_t line, const std::string& reason_part) {
-  const std::string message = error.what();
-  EXPECT_EQ(error.path(), path) << message;
-  EXPECT_EQ(error.line(), line) << message;
-  EXPECT_EQ(message.rfind(location_prefix(path, line), 0), 0u) << message;
-  EXPECT_TRUE(contains(error.reason(), reason_part)) << "reason lacks '" << reason_part << "': " << message;
-}
 
 // ---- to_string and headers ----------------------------------------------------
 
@@ -409,7 +254,7 @@ TEST(MatrixMarketParse, NumberSyntaxVariants) {
       "1 3 5.\n"
       "1 4 1E+2\n"
       "1 5 -2.5e-3\n"
-      "+1 +6 0x1p-2\n"
+      "+1 +6 +25e-2\n"
       "1 7 1e-320\n"
       "1 8 -0\n";
   const HostCoo<double> matrix = strata::parse_matrix_market<double>(text, "numbers.mtx");
@@ -683,6 +528,22 @@ std::vector<BadInput> bad_inputs() {
       {"value_overflow", coordinate_banner + "3 3 1\n1 1 1e999\n", 3, "out of range"},
       {"value_overflows_float", coordinate_banner + "3 3 1\n1 1 1e300\n", 3, "overflows the requested type float",
        ReadAs::real_float},
+      {"value_hexadecimal", coordinate_banner + "3 3 1\n1 1 0x1p-2\n", 3, "'0x1p-2' is hexadecimal floating point"},
+      {"value_hexadecimal_negative", coordinate_banner + "3 3 1\n1 1 -0X10\n", 3, "is hexadecimal"},
+      {"value_underflows_double", coordinate_banner + "3 3 1\n1 1 1e-400\n", 3,
+       "'1e-400' underflows to zero in double"},
+      {"value_underflows_float", coordinate_banner + "3 3 1\n1 1 -1e-50\n", 3, "'-1e-50' underflows to zero in float",
+       ReadAs::real_float},
+      {"complex_imaginary_underflows", complex_banner + "3 3 1\n1 1 1 1e-999\n", 3,
+       "imaginary part '1e-999' underflows to zero", ReadAs::complex_double},
+      {"value_nan_word_uppercase", coordinate_banner + "3 3 1\n1 1 NaN\n", 3, "'NaN' is not finite"},
+      {"value_infinity_word", coordinate_banner + "3 3 1\n1 1 +Infinity\n", 3, "not finite"},
+      {"value_nan_payload", coordinate_banner + "3 3 1\n1 1 nan(1)\n", 3, "is not a number"},
+      {"value_exponent_without_digits", coordinate_banner + "3 3 1\n1 1 1e+\n", 3, "'1e+' is not a number"},
+      {"value_point_only", coordinate_banner + "3 3 1\n1 1 .\n", 3, "'.' is not a number"},
+      {"value_two_points", coordinate_banner + "3 3 1\n1 1 1.2.3\n", 3, "'1.2.3' is not a number"},
+      {"line_too_long", coordinate_banner + "% " + std::string(std::size_t{1} << 21, 'x') + "\n3 3 0\n", 2,
+       "line longer than 1048576 bytes"},
       {"extra_token", coordinate_banner + "3 3 2\n1 1 1\n2 2 2 3\n", 4, "unexpected '3'"},
       {"trailing_comment_token", coordinate_banner + "3 3 1\n1 1 1 % note\n", 3, "unexpected '%'"},
       {"pattern_with_value", "%%MatrixMarket matrix coordinate pattern general\n3 3 1\n1 1 5\n", 3,
@@ -800,88 +661,6 @@ std::vector<RoundTrip> round_trips() {
     }
   }
   return trips;
-}
-
-// Values that stress exact round trips: awkward decimals, extremes, subnormals,
-// negative zero, and random values across the whole exponent range.
-template <class Real>
-std::vector<Real> special_reals() {
-  return {Real(0.1),
-          Real(1) / Real(3),
-          -Real(2) / Real(7),
-          std::numeric_limits<Real>::max(),
-          std::numeric_limits<Real>::lowest(),
-          std::numeric_limits<Real>::min(),
-          std::numeric_limits<Real>::denorm_min(),
-          -std::numeric_limits<Real>::denorm_min() * Real(3),
-          std::numeric_limits<Real>::epsilon(),
-          Real(1) + std::numeric_limits<Real>::epsilon(),
-          Real(-0.0),
-          Real(123456789.0)};
-}
-
-template <class Real>
-Real random_real(std::mt19937_64& random, std::size_t draw) {
-  const std::vector<Real> specials = special_reals<Real>();
-  if (draw < specials.size()) return specials[draw];
-  const int exponent_limit = std::numeric_limits<Real>::max_exponent10 - 1;
-  std::uniform_real_distribution<double> mantissa(-1.0, 1.0);
-  std::uniform_int_distribution<int> exponent(-exponent_limit, exponent_limit);
-  return static_cast<Real>(mantissa(random) * std::pow(10.0, exponent(random)));
-}
-
-template <class Value>
-Value random_value(std::mt19937_64& random, std::size_t draw, bool real_only) {
-  using Real = typename strata::value_traits<Value>::real_type;
-  const Real re = random_real<Real>(random, draw);
-  const Real im = real_only ? Real(0) : random_real<Real>(random, draw + 5);
-  return strata::value_from<Value>(re, im);
-}
-
-// A sorted matrix that has exactly the given symmetry, with distinct positions.
-template <class Value>
-HostCoo<Value> random_matrix(MmSymmetry symmetry, index_type rows, index_type cols, std::size_t positions,
-                             std::uint64_t seed) {
-  std::mt19937_64 random(seed);
-  std::uniform_int_distribution<index_type> pick_row(0, rows - 1);
-  std::uniform_int_distribution<index_type> pick_col(0, cols - 1);
-  std::set<std::pair<index_type, index_type>> used;
-  HostCoo<Value> matrix(rows, cols);
-  std::size_t draw = 0;
-  while (used.size() < positions) {
-    index_type row = pick_row(random);
-    index_type col = pick_col(random);
-    if (symmetry != MmSymmetry::general && row < col) std::swap(row, col);
-    if (symmetry == MmSymmetry::skew_symmetric && row == col) continue;
-    if (!used.insert({row, col}).second) continue;
-    const bool real_diagonal = symmetry == MmSymmetry::hermitian && row == col;
-    const Value value = random_value<Value>(random, draw++, real_diagonal);
-    matrix.push_back(row, col, value);
-    if (symmetry == MmSymmetry::general || row == col) continue;
-    const Value mirror = symmetry == MmSymmetry::symmetric        ? value
-                         : symmetry == MmSymmetry::skew_symmetric ? Value(-value)
-                                                                  : strata::conjugate(value);
-    matrix.push_back(col, row, mirror);
-  }
-  matrix.sort_and_combine();
-  return matrix;
-}
-
-// What an array file of `matrix` reads back as: every position, zeros where the
-// matrix has no entry, except the skew-symmetric diagonal that is never stored.
-template <class Value>
-HostCoo<Value> as_dense(const HostCoo<Value>& matrix, MmSymmetry symmetry) {
-  std::map<std::pair<index_type, index_type>, Value> entries;
-  for (index_type k = 0; k < matrix.nnz(); ++k) entries[{matrix.rows[k], matrix.cols[k]}] = matrix.values[k];
-  HostCoo<Value> dense(matrix.num_rows, matrix.num_cols);
-  for (index_type row = 0; row < matrix.num_rows; ++row) {
-    for (index_type col = 0; col < matrix.num_cols; ++col) {
-      if (symmetry == MmSymmetry::skew_symmetric && row == col) continue;
-      const auto found = entries.find({row, col});
-      dense.push_back(row, col, found == entries.end() ? Value(0) : found->second);
-    }
-  }
-  return dense;
 }
 
 template <class Value>

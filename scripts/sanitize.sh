@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Builds everything (library, command, tests, benchmarks) with AddressSanitizer
+# and UndefinedBehaviorSanitizer in build-asan/ and runs the whole ctest set.
+# Any sanitizer report stops the test that made it (UBSan does not recover,
+# ASan aborts, leaks are errors), so ctest fails. The build also compiles with
+# STRATA_WARNINGS=ON and prints how many compiler warnings it saw.
+#
+# Usage: scripts/sanitize.sh [extra cmake arguments...]
+# Environment: STRATA_SANITIZE_BUILD_DIR (default build-asan), STRATA_BUILD_JOBS,
+# STRATA_MATRIX_DIR (real matrices, default ../shared/matrices), CXX.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${STRATA_SANITIZE_BUILD_DIR:-$root/build-asan}"
+jobs="${STRATA_BUILD_JOBS:-$(nproc)}"
+matrix_dir="${STRATA_MATRIX_DIR:-$root/../shared/matrices}"
+sanitizers="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+
+start=$(date +%s)
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_CXX_FLAGS="$sanitizers" -DCMAKE_EXE_LINKER_FLAGS="$sanitizers" \
+  -DCMAKE_SHARED_LINKER_FLAGS="$sanitizers" -DSTRATA_MATRIX_DIR="$matrix_dir" \
+  -DSTRATA_ENABLE_TESTS=ON -DSTRATA_ENABLE_BENCHMARKS=ON -DSTRATA_WARNINGS=ON "$@"
+log="$build/sanitize_build.log"
+cmake --build "$build" --parallel "$jobs" 2>&1 | tee "$log"
+status=${PIPESTATUS[0]}
+[ "$status" -eq 0 ] || { echo "sanitize: build failed" >&2; exit "$status"; }
+warnings=$(grep -E ': warning: ' "$log" | sort -u | wc -l || true)
+built=$(date +%s)
+
+export ASAN_OPTIONS="${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1:detect_stack_use_after_return=1:strict_string_checks=1:check_initialization_order=1}"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}"
+cd "$build"
+status=0
+ctest --output-on-failure --parallel "$jobs" --timeout 1800 || status=$?
+finished=$(date +%s)
+echo "sanitize: $warnings distinct compiler warnings (-Wall -Wextra -Wpedantic) in $log"
+echo "sanitize: build $((built - start)) s, ctest $((finished - built)) s, ctest exit status $status"
+exit "$status"
