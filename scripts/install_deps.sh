@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Installs what Strata needs on Debian 12 from Debian's own packages:
 # Kokkos 3.4 + Kokkos Kernels (Trilinos packaging, Serial backend), GoogleTest,
-# Google Benchmark, zlib, CMake and a compiler. Safe to run again.
+# Google Benchmark, zlib, CMake, a compiler and ccache. Safe to run again.
 set -euo pipefail
-packages=(cmake make g++ git pkg-config zlib1g-dev libgtest-dev libbenchmark-dev
+packages=(cmake make g++ git pkg-config ccache zlib1g-dev libgtest-dev libbenchmark-dev
           libtrilinos-kokkos-dev libtrilinos-kokkos-kernels-dev)
 missing=()
 for p in "${packages[@]}"; do
