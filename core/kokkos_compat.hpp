@@ -7,6 +7,7 @@
 #include <KokkosSparse_spmv.hpp>
 
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #if KOKKOS_VERSION >= 40000
@@ -21,6 +22,7 @@
 #else
 #define STRATA_KOKKOSKERNELS_HAS_SPMV_HANDLE 0
 #include <KokkosKernels_Controls.hpp>
+#include <Kokkos_ArithTraits.hpp>
 #endif
 
 namespace strata::compat {
@@ -67,11 +69,50 @@ class KkSpmvPlan {
     // Kokkos Kernels 3.4's transposed product scales y by beta = 0 by
     // multiplication, so NaN in y survives; BLAS semantics say y is overwritten.
     if (mode[0] != 'N' && mode[0] != 'C' && beta == Scalar(0)) Kokkos::deep_copy(y, Scalar(0));
+#if defined(KOKKOS_ENABLE_SERIAL)
+    // Kokkos Kernels 3.4's Serial shortcut for rank-1 untransposed products
+    // (which also serves rank-2 vectors of one column) ignores its conjugate
+    // flag: mode "C" would compute A x, not conj(A) x.
+    if constexpr (std::is_same_v<ExecSpace, Kokkos::Serial> && Kokkos::Details::ArithTraits<Scalar>::is_complex) {
+      if (mode[0] == 'C' && (XVector::rank == 1 || x.extent(1) == 1)) {
+        conjugate_product_serial(alpha, A, x, beta, y);
+        return;
+      }
+    }
+#endif
     KokkosSparse::spmv(controls_, mode, alpha, A, x, beta, y);
 #endif
   }
 
  private:
+#if !STRATA_KOKKOSKERNELS_HAS_SPMV_HANDLE && defined(KOKKOS_ENABLE_SERIAL)
+  // y := alpha conj(A) x + beta y on the host for each column, beta == 0 overwriting y.
+  template <class Scalar>
+  static void conjugate_product_serial(Scalar alpha, const Matrix& A, const XVector& x, Scalar beta,
+                                       const YVector& y) {
+    using ATS = Kokkos::Details::ArithTraits<Scalar>;
+    const std::size_t columns = XVector::rank == 1 ? 1 : x.extent(1);
+    for (std::size_t c = 0; c < columns; ++c) {
+      for (decltype(A.numRows()) i = 0; i < A.numRows(); ++i) {
+        Scalar sum(0);
+        for (auto k = A.graph.row_map(i); k < A.graph.row_map(i + 1); ++k) {
+          sum += ATS::conj(A.values(k)) * entry(x, A.graph.entries(k), c);
+        }
+        auto& out = entry(y, i, c);
+        out = beta == Scalar(0) ? Scalar(alpha * sum) : Scalar(beta * out + alpha * sum);
+      }
+    }
+  }
+  template <class View>
+  static auto& entry(const View& v, std::size_t i, std::size_t c) {
+    if constexpr (View::rank == 1) {
+      return v(i);
+    } else {
+      return v(i, c);
+    }
+  }
+#endif
+
 #if STRATA_KOKKOSKERNELS_HAS_SPMV_HANDLE
   KokkosSparse::SPMVHandle<ExecSpace, Matrix, XVector, YVector> handle_;
 #else

@@ -14,15 +14,14 @@
 #include "spmv_measurement.hpp"
 
 #include <strata/algorithms/baseline/csr_rebuild.hpp>
-#include <strata/algorithms/baseline/kokkos_kernels_spmv.hpp>
 #include <strata/algorithms/reference/csr_spmv.hpp>
-#include <strata/algorithms/spmv/dcsr_spmv.hpp>
+#include <strata/algorithms/spmv.hpp>
 #include <strata/algorithms/spmv_traffic.hpp>
 #include <strata/core/generators.hpp>
 #include <strata/core/matrix_source.hpp>
 #include <strata/core/pseudo_random.hpp>
 #include <strata/formats/dcsr/dcsr_convert.hpp>
-#include <strata/formats/dcsr/hyb_matrix.hpp>
+#include <strata/formats/hyb/hyb_matrix.hpp>
 
 #include <benchmark/benchmark.h>
 
@@ -145,10 +144,10 @@ Workload<Value>& current_workload(const std::string& source) {
     std::shared_ptr<Workload<Value>> w;
     if constexpr (value_traits<Value>::is_complex) {
       STRATA_REQUIRE(m.is_complex, "dcsr_updates: complex workload for a real matrix");
-      w = make_workload<Value>(convert_values<Value>(m.complex));
+      w = make_workload<Value>(convert_values<Value>(m.complex, bench_float_conversion));
     } else {
       STRATA_REQUIRE(!m.is_complex, "dcsr_updates: real workload for a complex matrix");
-      w = make_workload<Value>(convert_values<Value>(m.real));
+      w = make_workload<Value>(convert_values<Value>(m.real, bench_float_conversion));
     }
     current_workload_holder = w;
     current_workload_key = key;
@@ -229,9 +228,10 @@ void run_iterative(benchmark::State& state, const Workload<Value>& w, const std:
     if (format == "dcsr" || format == "adcsr") dcsr = std::make_unique<DcsrMatrix<Value, Device>>(dcsr_from_csr<Value, Device>(w.csr));
     if (format == "hyb") hyb = std::make_unique<HybMatrix<Value, Device>>(hyb_from_csr<Value, Device>(w.csr, hyb_width));
     if (format == "csr_rebuild") csr = std::make_unique<baseline::CsrRebuild<Value, ExecSpace>>(w.csr);
-    // ADCSR keeps its instances and re-bins after every insertion (timed).
-    std::unique_ptr<AdcsrSpmv<Value, ExecSpace>> adcsr;
-    if (format == "adcsr") adcsr = std::make_unique<AdcsrSpmv<Value, ExecSpace>>(*dcsr);
+    // One handle per matrix for the whole run; ADCSR re-bins after every insertion (timed).
+    SpmvHandle<ExecSpace, DcsrMatrix<Value, Device>> dcsr_handle(
+        format == "adcsr" ? SpmvAlgorithm::binned_rows : SpmvAlgorithm::row_vectors);
+    SpmvHandle<ExecSpace, HybMatrix<Value, Device>> hyb_handle;
     space.fence();
     double seconds = 0.0;
     for (const auto& b : w.iterative) {
@@ -245,17 +245,14 @@ void run_iterative(benchmark::State& state, const Workload<Value>& w, const std:
       }
       space.fence();
       inserting += timer.seconds();
-      if (format == "dcsr") {
-        DcsrSpmv<Value, ExecSpace> plan(*dcsr);
-        for (int s = 0; s < spmv_per_step; ++s) plan.apply(space, "N", one, *dcsr, x, zero, y);
-      } else if (format == "adcsr") {
-        adcsr->rebin(*dcsr);
-        for (int s = 0; s < spmv_per_step; ++s) adcsr->apply(space, "N", one, *dcsr, x, zero, y);
+      if (dcsr) {
+        dcsr_handle.reanalyze(space, *dcsr);  // lanes (DCSR) or bins (ADCSR) for the grown rows
+        for (int s = 0; s < spmv_per_step; ++s) strata::spmv(space, dcsr_handle, "N", one, *dcsr, x, zero, y);
       } else if (hyb) {
-        for (int s = 0; s < spmv_per_step; ++s) hyb->spmv(space, one, x, zero, y);
+        for (int s = 0; s < spmv_per_step; ++s) strata::spmv(space, hyb_handle, "N", one, *hyb, x, zero, y);
       } else {
-        baseline::KokkosKernelsCsrSpmv<Value, ExecSpace> kk(csr->matrix(), compat::KkSpmvAlgorithm::native);
-        for (int s = 0; s < spmv_per_step; ++s) kk.apply(space, "N", one, x, zero, y);
+        // The rebuilt CSR is a new matrix every step: a one-shot product each time.
+        for (int s = 0; s < spmv_per_step; ++s) strata::spmv(space, "N", one, csr->matrix(), x, zero, y);
       }
       space.fence();
       seconds += timer.seconds();
@@ -280,23 +277,21 @@ void run_spmv(benchmark::State& state, const Workload<Value>& w, const std::stri
   std::function<void()> apply;
   const bool binned = kernel.rfind("adcsr", 0) == 0;
   if (kernel == "csr_kk") {
-    auto kk = std::make_shared<baseline::KokkosKernelsCsrSpmv<Value, ExecSpace>>(w.csr, compat::KkSpmvAlgorithm::native);
-    apply = [=]() { kk->apply(space, "N", one, x, zero, y); };
+    auto handle = std::make_shared<SpmvHandle<ExecSpace, DeviceCsr<Value, Device>>>();
+    const auto A = w.csr;
+    apply = [=]() { strata::spmv(space, *handle, "N", one, A, x, zero, y); };
   } else if (kernel == "hyb") {
     auto A = std::make_shared<HybMatrix<Value, Device>>(stream_hyb(w));
-    apply = [=]() { A->spmv(space, one, x, zero, y); };
+    auto handle = std::make_shared<SpmvHandle<ExecSpace, HybMatrix<Value, Device>>>();
+    apply = [=]() { strata::spmv(space, *handle, "N", one, *A, x, zero, y); };
   } else {
     auto A = std::make_shared<DcsrMatrix<Value, Device>>(stream_dcsr(w, 4));
     if (kernel.find("_defragmented") != std::string::npos) {
       dcsr_defragment(*A, kernel.find("by_length") != std::string::npos ? DcsrRowOrder::by_length : DcsrRowOrder::by_index);
     }
-    if (binned) {
-      auto plan = std::make_shared<AdcsrSpmv<Value, ExecSpace>>(*A);
-      apply = [=]() { plan->apply(space, "N", one, *A, x, zero, y); };
-    } else {
-      auto plan = std::make_shared<DcsrSpmv<Value, ExecSpace>>(*A);
-      apply = [=]() { plan->apply(space, "N", one, *A, x, zero, y); };
-    }
+    auto handle = std::make_shared<SpmvHandle<ExecSpace, DcsrMatrix<Value, Device>>>(
+        binned ? SpmvAlgorithm::binned_rows : SpmvAlgorithm::row_vectors);
+    apply = [=]() { strata::spmv(space, *handle, "N", one, *A, x, zero, y); };
   }
   double max_error_over_bound = 0.0;
   if (!verify_spmv(state, w.host, x_host, y, apply, &max_error_over_bound)) return;

@@ -1,115 +1,125 @@
 // The SpMV suite that judges every SpMV in Strata: for each matrix (generated
-// ones sized for the device plus every real matrix) and precision it times
-// Strata's load-balanced COO, Kokkos Kernels CSR (native, and merge path where
-// available) and, in CUDA builds, cuSPARSE CSR and COO. Each product is timed
-// between fences; each kernel is verified once against the host reference
-// before timing. scripts/spmv_report.py turns the JSON output into the tables
-// of docs/PERFORMANCE.md (wins, geometric means, slowdown-versus-best profile).
+// ones sized for the device plus every real matrix), precision, mode and
+// kernel of the registry (every format, the baselines, and what `auto`
+// picks), one benchmark. Each goes through the measurement path the `strata`
+// command uses (algorithms/measure/spmv_run.hpp): convert, bind a handle,
+// verify against the host reference, then time products between fences.
+// scripts/spmv_report.py turns the JSON output into the tables of
+// docs/PERFORMANCE.md (one table of every kernel side by side, wins,
+// geometric means, slowdown-versus-best profiles, what auto picked).
 #include "benchmark_context.hpp"
 #include "benchmark_matrices.hpp"
 #include "spmv_measurement.hpp"
 
-#include <strata/algorithms/baseline/cusparse_spmv.hpp>
-#include <strata/algorithms/baseline/kokkos_kernels_spmv.hpp>
-#include <strata/algorithms/reference/csr_spmv.hpp>
-#include <strata/algorithms/spmv/coo_spmv.hpp>
+#include <strata/algorithms/measure/spmv_run.hpp>
 #include <strata/core/matrix_statistics.hpp>
-#include <strata/formats/coo/coo_csr_conversion.hpp>
-#include <strata/algorithms/spmv_traffic.hpp>
-#include <strata/core/matrix_source.hpp>
-#include <strata/core/pseudo_random.hpp>
 
 #include <benchmark/benchmark.h>
 
-#include <functional>
+#include <cstring>
 #include <iostream>
-#include <memory>
+#include <sstream>
 
 namespace strata::bench {
 namespace {
 
 using ExecSpace = Kokkos::DefaultExecutionSpace;
-using Device = Kokkos::Device<ExecSpace, ExecSpace::memory_space>;
+
+struct SuiteOptions {
+  std::vector<SpmvKernel> kernels;
+  std::vector<SpmvMode> modes{SpmvMode::normal};
+  int vectors = 1;
+};
 
 template <class Value>
-using ApplyFunction = std::function<void(Value, const Kokkos::View<Value*, Device>&, Value,
-                                         const Kokkos::View<Value*, Device>&)>;
-
-template <class Value>
-ApplyFunction<Value> make_kernel(const std::string& kernel, const DeviceCsr<Value, Device>& A) {
-  ExecSpace space;
-  if (kernel == "kk_native" || kernel == "kk_merge_path") {
-    auto kk = std::make_shared<baseline::KokkosKernelsCsrSpmv<Value, ExecSpace>>(
-        A, kernel == "kk_native" ? compat::KkSpmvAlgorithm::native : compat::KkSpmvAlgorithm::merge_path);
-    return [kk, space](Value a, const auto& x, Value b, const auto& y) { kk->apply(space, "N", a, x, b, y); };
+void run_spmv(benchmark::State& state, const HostCsr<Value>& host, const SpmvKernel& kernel, SpmvMode mode,
+              int vectors) {
+  measure::SpmvRun<Value, ExecSpace> run(ExecSpace(), host, kernel, mode, vectors);
+  const auto check = run.verify();
+  if (!check.passed) {
+    state.SkipWithError(("differs from the host reference: " + check.failure).c_str());
+    return;
   }
-  if (kernel == "strata_coo") {
-    auto coo = std::make_shared<CooMatrix<Value, Device>>(coo_from_csr(A, "strata::bench_coo"));
-    return [coo, space](Value a, const auto& x, Value b, const auto& y) { spmv(space, "N", a, *coo, x, b, y); };
+  for (int i = 0; i < 3; ++i) run.time_once();  // warm-up
+  double total = 0.0;
+  for (auto _ : state) {
+    const double seconds = run.time_once();
+    state.SetIterationTime(seconds);
+    total += seconds;
   }
-  if constexpr (baseline::cusparse_spmv_available<ExecSpace>::value) {
-    if (kernel == "cusparse_csr") {
-      auto cs = std::make_shared<baseline::CusparseCsrSpmv<Value, ExecSpace>>(A);
-      return [cs, space](Value a, const auto& x, Value b, const auto& y) { cs->apply(space, "N", a, x, b, y); };
-    }
-    if (kernel == "cusparse_coo") {
-      const auto coo = coo_from_csr(A, "strata::bench_cusparse_coo");
-      auto cs = std::make_shared<baseline::CusparseCooSpmv<Value, ExecSpace>>(coo.num_rows(), coo.num_cols(),
-                                                                               coo.rows(), coo.cols(), coo.values());
-      return [cs, space](Value a, const auto& x, Value b, const auto& y) { cs->apply(space, "N", a, x, b, y); };
-    }
-  }
-  throw Error("kernel " + kernel + " is not available in this build");
-}
-
-template <class Value>
-void run_spmv(benchmark::State& state, const HostCsr<Value>& host, const std::string& kernel) {
-  const auto A = to_kokkos_crs<DeviceCsr<Value, Device>>(host, "strata::bench_matrix");
-  const auto x_host = pseudo_random_vector<Value>(host.num_cols, 11);
-  Kokkos::View<Value*, Device> x("strata::bench_x", host.num_cols);
-  Kokkos::View<Value*, Device> y("strata::bench_y", host.num_rows);
-  upload_vector(x, x_host);
-  auto apply = make_kernel<Value>(kernel, A);
-  const Value one = value_from<Value>(1.0, 0.0);
-  const Value zero = value_from<Value>(0.0, 0.0);
-  const auto product = [&] { apply(one, x, zero, y); };
-  double max_error_over_bound = 0.0;
-  if (!verify_spmv(state, host, x_host, y, product, &max_error_over_bound)) return;
-  const double seconds = time_between_fences(state, product, 3);
-  const bool coo_format = kernel == "strata_coo" || kernel == "cusparse_coo";
-  const auto traffic =
-      coo_format ? coo_spmv_traffic(host.num_rows, host.num_cols, host.nnz(), sizeof(Value), sizeof(int),
-                                    value_traits<Value>::is_complex, false, false)
-                 : csr_spmv_traffic(host.num_rows, host.num_cols, host.nnz(), sizeof(Value), sizeof(int), sizeof(int),
-                                    value_traits<Value>::is_complex, false, false);
-  const MatrixStatistics stats = compute_statistics(host);
+  const double seconds = total / static_cast<double>(state.iterations());
+  const SpmvTraffic traffic = run.traffic();
   record_rates(state, traffic, seconds);
+  const MatrixStatistics stats = compute_statistics(host);
   const double gb_per_s = traffic.bytes / seconds * 1e-9;
   state.counters["copy_fraction"] = copy_bandwidth_gb_per_s() > 0 ? gb_per_s / copy_bandwidth_gb_per_s() : 0.0;
   state.counters["nnz"] = static_cast<double>(host.nnz());
   state.counters["rows"] = static_cast<double>(host.num_rows);
-  state.counters["max_error_over_bound"] = max_error_over_bound;
+  state.counters["max_error_over_bound"] = check.max_error_over_bound;
   state.counters["row_length_cv"] = stats.row_length_mean > 0 ? stats.row_length_std / stats.row_length_mean : 0.0;
+  state.counters["setup_seconds"] = run.setup_seconds();
+  state.counters["matrix_bytes"] = static_cast<double>(run.matrix_bytes());
+  state.SetLabel(run.describe());
 }
 
 void benchmark_spmv(benchmark::State& state, const std::string& source, const std::string& precision,
-                    const std::string& kernel) {
+                    const SpmvKernel& kernel, SpmvMode mode, int vectors) {
   try {
     const LoadedMatrix& m = current_matrix(source);
     if (m.is_complex) {
       if (precision == "double") {
-        run_spmv<Kokkos::complex<double>>(state, m.complex, kernel);
+        run_spmv<Kokkos::complex<double>>(state, m.complex, kernel, mode, vectors);
       } else {
-        run_spmv<Kokkos::complex<float>>(state, convert_values<Kokkos::complex<float>>(m.complex), kernel);
+        run_spmv<Kokkos::complex<float>>(state, convert_values<Kokkos::complex<float>>(m.complex, bench_float_conversion), kernel, mode,
+                                         vectors);
       }
     } else if (precision == "double") {
-      run_spmv<double>(state, m.real, kernel);
+      run_spmv<double>(state, m.real, kernel, mode, vectors);
     } else {
-      run_spmv<float>(state, convert_values<float>(m.real), kernel);
+      run_spmv<float>(state, convert_values<float>(m.real, bench_float_conversion), kernel, mode, vectors);
     }
   } catch (const std::exception& e) {
     state.SkipWithError(e.what());
   }
+}
+
+// Consumes --formats=, --modes= and --vectors= from argv.
+SuiteOptions parse_suite_options(int* argc, char** argv) {
+  SuiteOptions o;
+  std::string formats = "all";
+  int kept = 1;
+  for (int i = 1; i < *argc; ++i) {
+    const std::string arg = argv[i];
+    auto value_of = [&](const char* prefix) -> const char* {
+      return arg.rfind(prefix, 0) == 0 ? argv[i] + std::strlen(prefix) : nullptr;
+    };
+    if (const char* v = value_of("--formats=")) {
+      formats = v;
+    } else if (const char* v = value_of("--modes=")) {
+      o.modes.clear();
+      std::stringstream in(v);
+      std::string item;
+      while (std::getline(in, item, ',')) o.modes.push_back(parse_spmv_mode(item));
+      STRATA_REQUIRE(!o.modes.empty(), "--modes= needs at least one of N, T, C, H");
+    } else if (const char* v = value_of("--vectors=")) {
+      char* end = nullptr;
+      const long k = std::strtol(v, &end, 10);
+      STRATA_REQUIRE(end && *end == '\0' && k >= 1 && k <= 1024, std::string("--vectors: '") + v +
+                                                                      "' is not an integer in [1, 1024]");
+      o.vectors = static_cast<int>(k);
+    } else {
+      argv[kept++] = argv[i];
+    }
+  }
+  *argc = kept;
+  if (formats == "all") {
+    o.kernels = spmv_kernels<ExecSpace>();
+  } else {
+    std::stringstream in(formats);
+    std::string item;
+    while (std::getline(in, item, ',')) o.kernels.push_back(find_spmv_kernel<ExecSpace>(item));
+  }
+  return o;
 }
 
 }  // namespace
@@ -118,7 +128,12 @@ void benchmark_spmv(benchmark::State& state, const std::string& source, const st
 int main(int argc, char** argv) {
   using namespace strata::bench;
   Kokkos::ScopeGuard kokkos(argc, argv);
-  if (print_help_if_asked(argc, argv, "")) return 0;
+  const std::string extra =
+      "  --formats=LIST           kernels of the registry, comma-separated, or all (default): " +
+      strata::spmv_kernel_names<Kokkos::DefaultExecutionSpace>() +
+      "\n  --modes=LIST             N,T,C,H (default N)\n"
+      "  --vectors=K              vectors per product; K > 1 multiplies a K-column multi-vector (default 1)\n";
+  if (print_help_if_asked(argc, argv, extra)) return 0;
   constexpr bool host_device =
       Kokkos::SpaceAccessibility<Kokkos::HostSpace, Kokkos::DefaultExecutionSpace::memory_space>::accessible;
   const std::vector<std::string> generated = host_device
@@ -126,27 +141,29 @@ int main(int argc, char** argv) {
                                                  : std::vector<std::string>{"gen:poisson3d:160", "gen:rmat:22",
                                                                             "gen:hubs:4000000:8:40:200000"};
   MatrixSelection selection;
+  SuiteOptions options;
   try {
+    options = parse_suite_options(&argc, argv);
     selection = parse_matrix_selection(&argc, argv, generated);
   } catch (const std::exception& e) {
     std::cerr << "strata_spmv_suite: " << e.what() << "\n";
     return 2;
   }
-  std::vector<std::string> kernels{"strata_coo", "kk_native"};
-  if (strata::compat::kk_has_merge_path) kernels.push_back("kk_merge_path");
-  if (strata::baseline::cusparse_spmv_available<Kokkos::DefaultExecutionSpace>::value) {
-    kernels.push_back("cusparse_csr");
-    kernels.push_back("cusparse_coo");
-  }
-
   for (const auto& source : selection.sources) {
     for (const auto& precision : selection.precisions) {
-      for (const auto& kernel : kernels) {
-        const std::string name = "spmv/" + kernel + "/" + precision + "/" + strata::matrix_name(source);
-        benchmark::RegisterBenchmark(name.c_str(), benchmark_spmv, source, precision, kernel)
-            ->UseManualTime()
-            ->Iterations(selection.repetitions)
-            ->Unit(benchmark::kMillisecond);
+      for (const auto mode : options.modes) {
+        for (const auto& kernel : options.kernels) {
+          // cuSPARSE has no conjugate-without-transpose operation.
+          if (kernel.algorithm == strata::SpmvAlgorithm::cusparse && mode == strata::SpmvMode::conjugate) continue;
+          // Name: spmv/KERNEL/PRECISION/MODE[xK]/MATRIX (scripts/spmv_report.py reads it).
+          std::string name = "spmv/" + kernel.name + "/" + precision + "/" + strata::to_string(mode);
+          if (options.vectors > 1) name += "x" + std::to_string(options.vectors);
+          name += "/" + strata::matrix_name(source);
+          benchmark::RegisterBenchmark(name.c_str(), benchmark_spmv, source, precision, kernel, mode, options.vectors)
+              ->UseManualTime()
+              ->Iterations(selection.repetitions)
+              ->Unit(benchmark::kMillisecond);
+        }
       }
     }
   }

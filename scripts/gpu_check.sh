@@ -171,14 +171,16 @@ if wants cli; then
   if [ -z "$cli" ]; then
     failed=1; record FAIL 0 "cli: no strata executable under $search"
   else
-    step "cli:poisson3d:24" "$cli" spmv gen:poisson3d:24
-    step "cli:rmat:14" "$cli" spmv gen:rmat:14
-    step "cli:hubs" "$cli" spmv gen:hubs:20000:8:4:5000
+    # Every kernel of the registry, each verified against the host reference, N and T.
+    step "cli:poisson3d:24" "$cli" spmv gen:poisson3d:24 --format all
+    step "cli:poisson3d:24:T" "$cli" spmv gen:poisson3d:24 --format all --mode T
+    step "cli:rmat:14" "$cli" spmv gen:rmat:14 --format all
+    step "cli:hubs" "$cli" spmv gen:hubs:20000:8:4:5000 --format all
     step "cli:info:rmat:14" "$cli" info gen:rmat:14
     n=0
     for m in "${matrices[@]}"; do
       [ $n -lt "$cli_matrices" ] || break
-      step "cli:$(basename "$m")" "$cli" spmv "$m"
+      step "cli:$(basename "$m")" "$cli" spmv "$m" --format all
       n=$((n + 1))
     done
   fi

@@ -1,5 +1,4 @@
 strata_add_unit_test(strata_dcsr_tests
   formats/dcsr/dcsr_matrix_test.cpp
-  algorithms/dcsr_spmv_test.cpp
   algorithms/dcsr_update_baselines_test.cpp
 )

@@ -10,6 +10,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <climits>
+#include <memory>
 #include <new>
 #include <stdexcept>
 #include <string>
@@ -118,6 +119,10 @@ class DcsrMatrix {
   DcsrMatrix() = default;
   DcsrMatrix(view_type view, DcsrParameters parameters) : view_(std::move(view)), parameters_(parameters) {}
 
+  // Same for this matrix and its copies, through insertions, growth and
+  // defragmentation (which replace the Views): what SpMV handles are tied to.
+  const void* identity_key() const { return identity_.get(); }
+
   const view_type& view() const { return view_; }
   const DcsrParameters& parameters() const { return parameters_; }
   int num_rows() const { return view_.num_rows; }
@@ -152,6 +157,7 @@ class DcsrMatrix {
  private:
   view_type view_;
   DcsrParameters parameters_;
+  std::shared_ptr<const char> identity_ = std::make_shared<const char>('\0');
 };
 
 namespace Impl {

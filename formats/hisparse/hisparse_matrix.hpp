@@ -48,6 +48,7 @@ class HiSparseMatrix {
   static_assert(is_supported_value<Value>::value, "HiSparseMatrix: unsupported value type");
   using value_type = Value;
   using device_type = Device;
+  using execution_space = typename Device::execution_space;
   using storage_type = hisparse::PoolStorage<Device>;
   using ref_type = hisparse::HiSparseRef<Value, Device>;
 

@@ -3,7 +3,7 @@
 
 #include <strata/algorithms/baseline/csr_rebuild.hpp>
 #include <strata/core/generators.hpp>
-#include <strata/formats/dcsr/hyb_matrix.hpp>
+#include <strata/algorithms/spmv/hyb.hpp>
 
 #include <gtest/gtest.h>
 
@@ -32,15 +32,6 @@ TYPED_TEST(DcsrUpdateBaselines, CsrRebuildSumsTheBatchIn) {
   test::expect_same_rows(test::rows_of(from_kokkos_crs(rebuild.matrix())), want);
 }
 
-template <class Value>
-struct HybKernel {
-  const HybMatrix<Value, DcsrDevice>& A;
-  template <class X, class Y>
-  void apply(const DcsrExec& space, const char*, Value alpha, const X& x, Value beta, const Y& y) {
-    A.spmv(space, alpha, x, beta, y);
-  }
-};
-
 TYPED_TEST(DcsrUpdateBaselines, HybInsertionAndSpmvMatchReference) {
   using Value = TypeParam;
   const auto start = convert_values<Value>(gen::rmat({8, 4, 0.57, 0.19, 0.19, 4}));
@@ -59,7 +50,7 @@ TYPED_TEST(DcsrUpdateBaselines, HybInsertionAndSpmvMatchReference) {
   auto coo_rows = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), A.view().coo_rows);
   for (int k = 1; k < A.view().coo_nnz; ++k) EXPECT_LE(coo_rows(k - 1), coo_rows(k)) << "COO entry " << k;
   const auto reference = test::summed_csr(rows, start.num_cols);
-  HybKernel<Value> kernel{A};
+  test::ApiProduct<DcsrExec, HybMatrix<Value, DcsrDevice>> kernel{A, {}};
   test::expect_spmv_matches_reference<Value, DcsrExec>(kernel, reference, "N", value_from<Value>(1.0, 0.0),
                                                        value_from<Value>(0.0, 0.0), true);
   test::expect_spmv_matches_reference<Value, DcsrExec>(kernel, reference, "N", value_from<Value>(-1.5, 0.5),

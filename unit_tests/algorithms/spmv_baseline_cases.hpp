@@ -1,5 +1,5 @@
 #pragma once
-// The matrices and alpha/beta/mode combinations every baseline SpMV is checked on.
+// The matrices every SpMV kernel is checked on, and their values in each value type.
 #include "spmv_check.hpp"
 
 #include <strata/core/generators.hpp>
@@ -39,25 +39,17 @@ inline std::vector<std::pair<std::string, HostCsr<double>>> test_matrices() {
 }
 
 
-template <class Value, class MakeKernel>
-void check_all(MakeKernel&& make_kernel, const std::vector<std::string>& modes) {
-  const Value alphas[] = {value_from<Value>(1.0, 0.0), value_from<Value>(-1.5, 0.5), value_from<Value>(0.0, 0.0)};
-  const Value betas[] = {value_from<Value>(0.0, 0.0), value_from<Value>(1.0, 0.0), value_from<Value>(0.5, -2.0)};
-  for (const auto& [name, real_matrix] : test_matrices()) {
-    SCOPED_TRACE(name);
-    const auto host = convert_values<Value>(real_matrix);
-    const auto A = to_kokkos_crs<DeviceCsr<Value, Device>>(host, "strata::test_" + name);
-    auto kernel = make_kernel(A);
-    for (const auto& mode : modes) {
-      for (const Value& alpha : alphas) {
-        for (const Value& beta : betas) {
-          expect_spmv_matches_reference<Value, ExecSpace>(*kernel, host, mode, alpha, beta, false);
-        }
-      }
-      // beta = 0 must overwrite y even where it holds NaN.
-      expect_spmv_matches_reference<Value, ExecSpace>(*kernel, host, mode, alphas[1], betas[0], true);
+// The test matrix in Value; complex values get nonzero imaginary parts (small
+// exact multiples of 1/4), so that conjugating modes differ from the others.
+template <class Value>
+HostCsr<Value> test_values(const HostCsr<double>& real_matrix) {
+  HostCsr<Value> m = convert_values<Value>(real_matrix);
+  if constexpr (value_traits<Value>::is_complex) {
+    for (std::size_t k = 0; k < m.values.size(); ++k) {
+      m.values[k] = value_from<Value>(real_matrix.values[k], static_cast<double>(static_cast<int>(k % 7) - 3) / 4.0);
     }
   }
+  return m;
 }
 
 }  // namespace strata::test

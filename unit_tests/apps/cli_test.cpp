@@ -172,6 +172,20 @@ TEST_F(StrataCommand, SpmvRunsInEveryDocumentedForm) {
   EXPECT_EQ(json.out.substr(json.out.size() - 2), "}\n") << json;
 }
 
+// Every kernel of the registry on one matrix, N and T: each is verified
+// against the host reference, and one failure would make the exit code 1.
+TEST_F(StrataCommand, SpmvFormatAllVerifiesEveryKernel) {
+  for (const char* mode : {"N", "T"}) {
+    const Result r = run({"spmv", "gen:poisson3d:24", "--format", "all", "--mode", mode, "--reps", "2"});
+    EXPECT_EQ(r.exit_code, 0) << r;
+    for (const char* kernel : {"csr ", "coo ", "dcsr ", "adcsr ", "hyb ", "hisparse ", "auto ", "auto-timed "}) {
+      EXPECT_TRUE(contains(r.out, "\n" + std::string(kernel))) << kernel << "\n" << r;
+    }
+    EXPECT_FALSE(contains(r.out, "FAILED")) << r;
+    EXPECT_FALSE(contains(r.out, " NO (")) << r;
+  }
+}
+
 // ---- commands and paths -----------------------------------------------------------
 
 TEST_F(StrataCommand, AFileWithoutADotIsAMatrixNotACommand) {

@@ -4,7 +4,7 @@
 #include "spmv_check.hpp"
 #include "test_environment.hpp"
 
-#include <strata/algorithms/hisparse/hisparse_spmv.hpp>
+#include <strata/algorithms/spmv/hisparse.hpp>
 #include <strata/core/matrix_source.hpp>
 #include <strata/formats/hisparse/hisparse_convert.hpp>
 #include <strata/formats/hisparse/hisparse_host_codec.hpp>
@@ -43,7 +43,7 @@ void check_matrix(const HostCsr<Value>& csr) {
   const auto host = hisparse::encode_host(coo, hisparse_default_log2_block);
   EXPECT_EQ(A.root(), host.root);
   EXPECT_TRUE(pool_words_on_host(A) == host.words);
-  HiSparseSpmv<Value, ExecSpace> kernel(A);
+  test::ApiProduct<ExecSpace, HiSparseMatrix<Value, Device>> kernel{A, {}};
   const Value alpha = value_from<Value>(1.0, 0.0), beta = value_from<Value>(0.5, 0.0);
   test::expect_spmv_matches_reference<Value, ExecSpace>(kernel, csr, "N", alpha, beta, false);
   test::expect_spmv_matches_reference<Value, ExecSpace>(kernel, csr, "T", alpha, beta, false);

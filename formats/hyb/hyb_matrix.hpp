@@ -1,12 +1,14 @@
 #pragma once
 // HYB (ELL of width mu plus a row-sorted COO overflow), the update baseline of
-// the DCSR paper, written here because no library in use ships one any more.
+// the DCSR paper (its SpMV is algorithms/spmv/hyb.hpp), written here because no library in use ships one any more.
 // Insertion fills a row's free ELL slots, appends the rest to the COO part and
 // re-sorts it by row.
 #include <strata/core/kokkos_crs.hpp>
 #include <strata/formats/dcsr/dcsr_batch.hpp>
 
 #include <Kokkos_Sort.hpp>
+
+#include <memory>
 
 namespace strata {
 
@@ -28,11 +30,15 @@ template <class Value, class Device>
 class HybMatrix {
  public:
   using view_type = HybView<Value, Device>;
+  using value_type = Value;
+  using device_type = Device;
   using execution_space = typename Device::execution_space;
 
   HybMatrix() = default;
   explicit HybMatrix(view_type v) : v_(std::move(v)) {}
   const view_type& view() const { return v_; }
+  // Same for this matrix and its copies, through insertions: what SpMV handles are tied to.
+  const void* identity_key() const { return identity_.get(); }
   int num_rows() const { return v_.num_rows; }
   int num_cols() const { return v_.num_cols; }
 
@@ -108,28 +114,6 @@ class HybMatrix {
     v_ = grown;
   }
 
-  // y := alpha * A * x + beta * y: the ELL part row by row, then the COO part
-  // with atomic additions.
-  template <class XView, class YView>
-  void spmv(const execution_space& space, Value alpha, const XView& x, Value beta, const YView& y) const {
-    STRATA_REQUIRE(static_cast<int>(x.extent(0)) == v_.num_cols && static_cast<int>(y.extent(0)) == v_.num_rows,
-                   "HybMatrix::spmv: x or y does not match the matrix");
-    const view_type v = v_;
-    Kokkos::parallel_for(
-        "strata::hyb::spmv_ell", Kokkos::RangePolicy<execution_space>(space, 0, v.num_rows), KOKKOS_LAMBDA(const int r) {
-          Value sum = Value(0);
-          for (int j = 0; j < v.ell_fill(r); ++j) {
-            const std::size_t at = static_cast<std::size_t>(j) * v.num_rows + r;
-            sum += v.ell_values(at) * x(v.ell_cols(at));
-          }
-          y(r) = beta == Value(0) ? alpha * sum : alpha * sum + beta * y(r);
-        });
-    Kokkos::parallel_for(
-        "strata::hyb::spmv_coo", Kokkos::RangePolicy<execution_space>(space, 0, v.coo_nnz), KOKKOS_LAMBDA(const int k) {
-          Kokkos::atomic_add(&y(v.coo_rows(k)), alpha * v.coo_values(k) * x(v.coo_cols(k)));
-        });
-  }
-
  private:
   static void sort_coo_by_row(const view_type& v) {
     using Comparator = Kokkos::BinOp1D<Kokkos::View<int*, Device>>;
@@ -143,6 +127,7 @@ class HybMatrix {
   }
 
   view_type v_;
+  std::shared_ptr<const char> identity_ = std::make_shared<const char>('\0');
 };
 
 // HYB with ELL width `width` from CSR: the first `width` entries of each row

@@ -1,10 +1,11 @@
 #pragma once
 // The kernels of the COO SpMV. The portable implementation gives each chunk
 // to one thread, which keeps a running row sum and flushes it when the row
-// changes; the CUDA specialisation (cuda/coo_spmv_cuda.hpp) gives each chunk
+// changes; the CUDA specialisation (cuda/coo_kernels_cuda.hpp) gives each chunk
 // to a warp with strided lanes, register partial sums, a warp vote and the
 // warp segmented scan. Both flush one sum per row segment per chunk.
 #include <strata/algorithms/spmv/coo_chunking.hpp>
+#include <strata/algorithms/spmv/vectors.hpp>
 #include <strata/core/atomic_add.hpp>
 #include <strata/core/value_traits.hpp>
 
@@ -52,16 +53,6 @@ struct CooRowSink<Value, YView, BoundaryPartials, ExecSpace, true> {
   }
 };
 
-template <class Value>
-KOKKOS_INLINE_FUNCTION Value maybe_conjugate(const Value& v, bool conjugate_values) {
-  if constexpr (value_traits<Value>::is_complex) {
-    return conjugate_values ? Value(v.real(), -v.imag()) : v;
-  } else {
-    (void)conjugate_values;
-    return v;
-  }
-}
-
 template <class ExecSpace>
 struct CooSpmvChunkKernel {
   template <class Value, class Coo, class XView, class Sink>
@@ -81,7 +72,7 @@ struct CooSpmvChunkKernel {
               row = r;
               sum = Value{};
             }
-            sum += maybe_conjugate(A.values(k), conjugate_values) * x(A.cols(k));
+            sum += conjugate_if(A.values(k), conjugate_values) * x(A.cols(k));
           }
           sink.flush(chunk, row, sum);
         });
@@ -91,5 +82,5 @@ struct CooSpmvChunkKernel {
 }  // namespace strata::Impl
 
 #if defined(KOKKOS_ENABLE_CUDA)
-#include <strata/algorithms/spmv/cuda/coo_spmv_cuda.hpp>
+#include <strata/algorithms/spmv/cuda/coo_kernels_cuda.hpp>
 #endif

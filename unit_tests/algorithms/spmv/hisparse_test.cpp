@@ -1,12 +1,7 @@
-// The simple HiSparse SpMV and SpMV^T against the sequential host reference,
-// with the matrix's transpose flag and scale factor folded in, for every value type.
+// strata::spmv on HiSparseMatrix (the simple leaf traversal): the typed suite,
+// then the matrix's own transpose flag and scale factor folded into the product.
+#include "algorithms/spmv/spmv_api_cases.hpp"
 #include "formats/hisparse/hisparse_test_matrices.hpp"
-#include "spmv_check.hpp"
-
-#include <strata/algorithms/hisparse/hisparse_spmv.hpp>
-#include <strata/formats/hisparse/hisparse_convert.hpp>
-
-#include <gtest/gtest.h>
 
 namespace strata {
 namespace {
@@ -17,6 +12,16 @@ using Device = Kokkos::Device<ExecSpace, ExecSpace::memory_space>;
 template <class Value>
 class HiSparseSpmvTest : public ::testing::Test {};
 TYPED_TEST_SUITE(HiSparseSpmvTest, test::HiSparseValueTypes);
+
+TYPED_TEST(HiSparseSpmvTest, MatchesReferenceEverywhereForSeveralBlockSizes) {
+  using Value = TypeParam;
+  for (int log2_block : {2, 5, 7}) {
+    SCOPED_TRACE("d = " + std::to_string(1 << log2_block));
+    test::check_every_case<Value, HiSparseMatrix<Value, Device>>([log2_block](const HostCsr<Value>& host) {
+      return to_hisparse<Device>(to_coo(host), log2_block);
+    });
+  }
+}
 
 TYPED_TEST(HiSparseSpmvTest, MatchesReferenceWithTransposeFlagAndScale) {
   using Value = TypeParam;
@@ -37,8 +42,8 @@ TYPED_TEST(HiSparseSpmvTest, MatchesReferenceWithTransposeFlagAndScale) {
       const auto reference = to_csr(explicit_coo);
       if (flag) A.transpose();
       A.scale(s);
-      HiSparseSpmv<Value, ExecSpace> kernel(A);
-      for (const std::string mode : {"N", "T", "H"}) {
+      test::ApiProduct<ExecSpace, HiSparseMatrix<Value, Device>> kernel{A, {}};
+      for (const std::string mode : {"N", "T", "C", "H"}) {
         for (const Value& alpha : alphas) {
           for (const Value& beta : betas) {
             test::expect_spmv_matches_reference<Value, ExecSpace>(kernel, reference, mode, alpha, beta, false);
@@ -56,7 +61,8 @@ TEST(HiSparseSpmvTest, HandCheckedTwoByThree) {
   coo.push_back(0, 0, 1.0);
   coo.push_back(0, 2, 2.0);
   coo.push_back(1, 1, 3.0);
-  HiSparseSpmv<double, ExecSpace> kernel(to_hisparse<Device>(coo));
+  const auto A = to_hisparse<Device>(coo);
+  test::ApiProduct<ExecSpace, HiSparseMatrix<double, Device>> kernel{A, {}};
   Kokkos::View<double*, Device> x("x", 3), y("y", 2), u("u", 2), v("v", 3);
   auto xh = Kokkos::create_mirror_view(x);
   xh(0) = 1;
@@ -64,8 +70,8 @@ TEST(HiSparseSpmvTest, HandCheckedTwoByThree) {
   xh(2) = 3;
   Kokkos::deep_copy(x, xh);
   Kokkos::deep_copy(u, 1.0);
-  kernel.apply(ExecSpace(), "N", 1.0, x, 0.0, y);
-  kernel.apply(ExecSpace(), "T", 1.0, u, 0.0, v);
+  spmv(ExecSpace(), "N", 1.0, A, x, 0.0, y);
+  spmv(ExecSpace(), "T", 1.0, A, u, 0.0, v);
   auto yh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
   auto vh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
   EXPECT_EQ(yh(0), 7.0);

@@ -73,7 +73,7 @@ struct CooWarpChunks {
 #pragma unroll
       for (int j = 0; j < lines_in_flight; ++j) {
         line_product[j] =
-            line_col[j] >= 0 ? maybe_conjugate(line_value[j], conjugate_values) * x(line_col[j]) : Value{};
+            line_col[j] >= 0 ? conjugate_if(line_value[j], conjugate_values) * x(line_col[j]) : Value{};
       }
 #pragma unroll
       for (int j = 0; j < lines_in_flight; ++j) {

@@ -1,0 +1,72 @@
+#pragma once
+// strata::spmv — y := alpha * op(A) * x + beta * y for every Strata format.
+//
+//   strata::SpmvHandle<ExecSpace, Matrix> handle;          // owns A's analysis and the options
+//   strata::spmv(space, handle, "N", alpha, A, x, beta, y);
+//   strata::spmv(space, "T", alpha, A, x, beta, y);         // one-shot: a handle made and dropped
+//
+// Matrix: KokkosSparse::CrsMatrix, CooMatrix, DcsrMatrix, HybMatrix,
+// HiSparseMatrix or AnyMatrix (a run-time choice among them, Format::automatic
+// included). mode: "N", "T", "C" (conjugate), "H" (conjugate transpose), as
+// Kokkos Kernels spells them. x and y: rank-1, or rank-2 with one column per
+// vector (any layout). beta = 0 overwrites y, NaN included (BLAS semantics).
+//
+// As in KokkosSparse_spmv.hpp: compile-time checks of the argument types here,
+// run-time checks of modes and extents, then the format's Impl::SpmvFormat.
+#include <strata/algorithms/spmv/any.hpp>
+#include <strata/algorithms/spmv/coo.hpp>
+#include <strata/algorithms/spmv/csr.hpp>
+#include <strata/algorithms/spmv/dcsr.hpp>
+#include <strata/algorithms/spmv/handle.hpp>
+#include <strata/algorithms/spmv/hisparse.hpp>
+#include <strata/algorithms/spmv/hyb.hpp>
+
+#include <type_traits>
+
+namespace strata {
+
+template <class ExecSpace, class Matrix, class AlphaType, class XView, class BetaType, class YView>
+void spmv(const ExecSpace& space, SpmvHandle<ExecSpace, Matrix>& handle, const char mode[], const AlphaType& alpha,
+          const Matrix& A, const XView& x, const BetaType& beta, const YView& y) {
+  using format = Impl::SpmvFormat<ExecSpace, Matrix>;
+  using value_type = typename format::value_type;
+  static_assert(Kokkos::is_view<XView>::value && Kokkos::is_view<YView>::value,
+                "strata::spmv: x and y must be Kokkos::Views");
+  static_assert(XView::rank == YView::rank && (XView::rank == 1 || XView::rank == 2),
+                "strata::spmv: x and y must both be rank 1 (vectors) or both rank 2 (multi-vectors)");
+  static_assert(std::is_same_v<typename XView::non_const_value_type, value_type> &&
+                    std::is_same_v<typename YView::non_const_value_type, value_type>,
+                "strata::spmv: x and y must hold the matrix's value type");
+  static_assert(!std::is_const_v<typename YView::value_type>, "strata::spmv: y must be writable (non-const)");
+  static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename XView::memory_space>::accessible &&
+                    Kokkos::SpaceAccessibility<ExecSpace, typename YView::memory_space>::accessible,
+                "strata::spmv: x and y must live in a memory space the execution space can access");
+  static_assert(Kokkos::SpaceAccessibility<ExecSpace, typename Matrix::device_type::memory_space>::accessible,
+                "strata::spmv: A must live in a memory space the execution space can access");
+  static_assert(std::is_convertible_v<AlphaType, value_type> && std::is_convertible_v<BetaType, value_type>,
+                "strata::spmv: alpha and beta must convert to the matrix's value type");
+  const SpmvMode m = parse_spmv_mode(mode);
+  handle.require_mode(m);
+  Impl::check_spmv_extents(format::name, m, format::rows(A), format::cols(A), x, y);
+  auto& state = handle.prepare(space, A);
+  format::apply(space, handle.settings(), state, m, static_cast<value_type>(alpha), A, x,
+                static_cast<value_type>(beta), y);
+}
+
+// One-shot product: the analysis is done and dropped with a handle of its own.
+template <class ExecSpace, class Matrix, class AlphaType, class XView, class BetaType, class YView,
+          std::enable_if_t<Kokkos::is_execution_space<ExecSpace>::value, int> = 0>
+void spmv(const ExecSpace& space, const char mode[], const AlphaType& alpha, const Matrix& A, const XView& x,
+          const BetaType& beta, const YView& y) {
+  SpmvHandle<ExecSpace, Matrix> handle;
+  strata::spmv(space, handle, mode, alpha, A, x, beta, y);
+}
+
+// One-shot product on the matrix's default execution space instance.
+template <class Matrix, class AlphaType, class XView, class BetaType, class YView>
+void spmv(const char mode[], const AlphaType& alpha, const Matrix& A, const XView& x, const BetaType& beta,
+          const YView& y) {
+  strata::spmv(typename Matrix::execution_space(), mode, alpha, A, x, beta, y);
+}
+
+}  // namespace strata

@@ -1,0 +1,43 @@
+#pragma once
+// The kernels strata::spmv can run, named once. Each format accepts a subset
+// (SpmvHandle::set_algorithm checks it against the handle's matrix type);
+// `format_default` runs the format's own best kernel.
+#include <strata/core/error.hpp>
+
+#include <string>
+
+namespace strata {
+
+enum class SpmvAlgorithm {
+  format_default,
+  // CSR (KokkosSparse::CrsMatrix)
+  kk_native,      // Kokkos Kernels' own row kernel
+  kk_merge_path,  // Kokkos Kernels' merge-path kernel (Kokkos Kernels >= 4.3)
+  cusparse,       // cuSPARSE SpMV on the same arrays (CSR and COO; CUDA builds with STRATA_ENABLE_CUSPARSE)
+  // COO (CooMatrix)
+  load_balanced,  // equal nonzero chunks per warp, segmented scan (Flegar & Anzt)
+  // DCSR (DcsrMatrix)
+  row_vectors,    // one vector of lanes per row, lanes from the mean row length
+  binned_rows,    // ADCSR: rows binned by length, lanes matched to each bin
+  // HYB (HybMatrix)
+  ell_coo,        // ELL part row by row, then the COO overflow with atomics
+  // HiSparse (HiSparseMatrix)
+  leaf_teams,     // one team per leaf, atomics on y (the simple traversal)
+};
+
+inline const char* to_string(SpmvAlgorithm a) {
+  switch (a) {
+    case SpmvAlgorithm::format_default: return "format_default";
+    case SpmvAlgorithm::kk_native: return "kk_native";
+    case SpmvAlgorithm::kk_merge_path: return "kk_merge_path";
+    case SpmvAlgorithm::cusparse: return "cusparse";
+    case SpmvAlgorithm::load_balanced: return "load_balanced";
+    case SpmvAlgorithm::row_vectors: return "row_vectors";
+    case SpmvAlgorithm::binned_rows: return "binned_rows";
+    case SpmvAlgorithm::ell_coo: return "ell_coo";
+    case SpmvAlgorithm::leaf_teams: return "leaf_teams";
+  }
+  return "?";
+}
+
+}  // namespace strata

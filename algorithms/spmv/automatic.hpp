@@ -1,0 +1,173 @@
+#pragma once
+// Format::automatic: the format and kernel for this matrix on this device.
+//
+// The rule (choose_spmv_kernel), from the H100 measurements in docs/PERFORMANCE.md:
+//  * rows of even length (row-length std/mean <= 1 and the longest row <= 32 x
+//    the mean) on a device, with at least 2^20 nonzeros: HYB, whose column-major
+//    ELL slots give coalesced loads to a thread per row (poisson3d:160: 93% of
+//    the copy bandwidth, against 70% for the CSR kernels);
+//  * empty matrices, smaller even ones, and even ones on host backends: CSR
+//    with Kokkos Kernels' native kernel, which won 16 of 25 matrices in the
+//    first suite (launch-bound sizes) and every regular one but cyl6;
+//  * irregular rows (std/mean > 1, or a row > 32 x the mean): a kernel that
+//    balances nonzeros rather than rows, since row kernels collapse there (KK
+//    native 15-56x slower on R-MAT and hub rows). Where the build has cuSPARSE:
+//    its CSR kernel from 2^20 nonzeros (the fastest kernel on rmat:22 and
+//    hubs, 1.06-1.16x ahead of cuSPARSE COO), its COO kernel below. Without
+//    cuSPARSE: Strata's load-balanced COO.
+// With AutomaticOptions::measure the candidates are timed once instead and the
+// fastest kept; the choice is cached per matrix signature for the process.
+#include <strata/algorithms/spmv.hpp>
+#include <strata/algorithms/spmv/registry.hpp>
+#include <strata/core/matrix_statistics.hpp>
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace strata {
+
+struct AutomaticOptions {
+  bool measure = false;  // time the candidates rather than apply the rule
+  int repetitions = 10;  // timed products per candidate (median)
+};
+
+struct SpmvChoice {
+  SpmvKernel kernel;
+  std::string reason;
+};
+
+template <class ExecSpace>
+SpmvChoice choose_spmv_kernel(const MatrixStatistics& s) {
+  const double cv = s.row_length_mean > 0 ? s.row_length_std / s.row_length_mean : 0.0;
+  const bool long_row = s.row_length_mean > 0 && static_cast<double>(s.row_length_max) > 32.0 * s.row_length_mean;
+  std::ostringstream why;
+  why.precision(3);
+  why << "rule: row-length std/mean " << cv << ", longest row " << s.row_length_max << " vs mean "
+      << s.row_length_mean;
+  constexpr bool on_host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
+  if (s.nnz == 0 || (cv <= 1.0 && !long_row)) {
+    if (!on_host && s.nnz >= (index_type(1) << 20)) {
+      why << ", " << s.nnz << " nonzeros -> even rows, bandwidth-bound: HYB (coalesced ELL)";
+      return {find_spmv_kernel<ExecSpace>("hyb"), why.str()};
+    }
+    why << " -> even rows: CSR row kernel";
+    return {find_spmv_kernel<ExecSpace>("csr"), why.str()};
+  }
+  if constexpr (Impl::cusparse_spmv_available<ExecSpace>::value) {
+    if (s.nnz >= (index_type(1) << 20)) {
+      why << ", " << s.nnz << " nonzeros -> irregular rows, bandwidth-bound: cuSPARSE CSR (nonzero-balanced)";
+      return {find_spmv_kernel<ExecSpace>("cusparse-csr"), why.str()};
+    }
+    why << " -> irregular rows: cuSPARSE COO (nonzero-balanced)";
+    return {find_spmv_kernel<ExecSpace>("cusparse-coo"), why.str()};
+  }
+  why << " -> irregular rows: nonzero-balanced COO";
+  return {find_spmv_kernel<ExecSpace>("coo"), why.str()};
+}
+
+namespace Impl {
+
+// Median seconds of one product y = A x with `kernel`, after a warm-up.
+template <class Value, class ExecSpace>
+double time_spmv_candidate(const ExecSpace& space, const HostCsr<Value>& host, const SpmvKernel& kernel,
+                           int repetitions) {
+  using Device = Kokkos::Device<ExecSpace, typename ExecSpace::memory_space>;
+  const auto A = to_format<Value, Device>(host, kernel.format);
+  SpmvHandle<ExecSpace, AnyMatrix<Value, Device>> handle(kernel.algorithm);
+  Kokkos::View<Value*, Device> x("strata::automatic::x", static_cast<std::size_t>(host.num_cols));
+  Kokkos::View<Value*, Device> y("strata::automatic::y", static_cast<std::size_t>(host.num_rows));
+  Kokkos::deep_copy(space, x, Value(1));
+  strata::spmv(space, handle, "N", Value(1), A, x, Value(0), y);
+  space.fence();
+  std::vector<double> seconds;
+  for (int r = 0; r < std::max(1, repetitions); ++r) {
+    Kokkos::Timer timer;
+    strata::spmv(space, handle, "N", Value(1), A, x, Value(0), y);
+    space.fence();
+    seconds.push_back(timer.seconds());
+  }
+  std::sort(seconds.begin(), seconds.end());
+  return seconds[seconds.size() / 2];
+}
+
+inline std::mutex& choice_cache_mutex() {
+  static std::mutex m;
+  return m;
+}
+inline std::map<std::string, std::pair<std::string, std::string>>& choice_cache() {
+  static std::map<std::string, std::pair<std::string, std::string>> cache;  // signature -> (kernel, reason)
+  return cache;
+}
+
+}  // namespace Impl
+
+// Times every non-automatic kernel of the registry except the simple HiSparse
+// traversal (the unscheduled reference, slower by design) on this matrix and
+// returns the fastest; cached per (dimensions, nnz, row-length spread, value
+// type, execution space).
+template <class Value, class ExecSpace>
+SpmvChoice choose_spmv_kernel_by_timing(const ExecSpace& space, const HostCsr<Value>& host, int repetitions) {
+  const MatrixStatistics s = compute_statistics(host);
+  std::ostringstream signature;
+  signature << s.num_rows << "x" << s.num_cols << ":" << s.nnz << ":" << s.row_length_std << ":" << s.row_length_max
+            << ":" << value_traits<Value>::name << ":" << ExecSpace::name();
+  {
+    std::lock_guard<std::mutex> lock(Impl::choice_cache_mutex());
+    const auto it = Impl::choice_cache().find(signature.str());
+    if (it != Impl::choice_cache().end()) {
+      return {find_spmv_kernel<ExecSpace>(it->second.first), it->second.second + " (cached)"};
+    }
+  }
+  std::ostringstream why;
+  why.precision(3);
+  why << "timed:";
+  SpmvKernel best{};
+  double best_seconds = 0.0;
+  for (const auto& k : spmv_kernels<ExecSpace>()) {
+    if (k.format == Format::automatic || k.format == Format::hisparse) continue;
+    const double t = Impl::time_spmv_candidate(space, host, k, repetitions);
+    why << " " << k.name << " " << t * 1e6 << " us";
+    if (best.name.empty() || t < best_seconds) {
+      best = k;
+      best_seconds = t;
+    }
+  }
+  why << " -> " << best.name;
+  std::lock_guard<std::mutex> lock(Impl::choice_cache_mutex());
+  Impl::choice_cache()[signature.str()] = {best.name, why.str()};
+  return {best, why.str()};
+}
+
+// The matrix in `format` on ExecSpace's memory space, with the SpMV algorithm
+// to use as its hint; Format::automatic decides both (rule or timing).
+template <class Value, class ExecSpace>
+AnyMatrix<Value, Kokkos::Device<ExecSpace, typename ExecSpace::memory_space>> make_spmv_matrix(
+    const ExecSpace& space, const HostCsr<Value>& host, const SpmvKernel& kernel,
+    const AutomaticOptions& options = {}) {
+  using Device = Kokkos::Device<ExecSpace, typename ExecSpace::memory_space>;
+  if (kernel.format != Format::automatic) {
+    auto A = to_format<Value, Device>(host, kernel.format);
+    A.set_hint({kernel.algorithm, "requested: " + kernel.name});
+    return A;
+  }
+  const SpmvChoice choice = (options.measure || kernel.measured_choice)
+                                ? choose_spmv_kernel_by_timing(space, host, options.repetitions)
+                                : choose_spmv_kernel<ExecSpace>(compute_statistics(host));
+  auto A = to_format<Value, Device>(host, choice.kernel.format);
+  A.set_hint({choice.kernel.algorithm, choice.kernel.name + ", " + choice.reason});
+  return A;
+}
+
+template <class Value, class ExecSpace>
+AnyMatrix<Value, Kokkos::Device<ExecSpace, typename ExecSpace::memory_space>> make_spmv_matrix(
+    const ExecSpace& space, const HostCsr<Value>& host, Format format, const AutomaticOptions& options = {}) {
+  if (format == Format::automatic) return make_spmv_matrix(space, host, find_spmv_kernel<ExecSpace>("auto"), options);
+  return make_spmv_matrix(space, host, SpmvKernel{to_string(format), format, SpmvAlgorithm::format_default, false, ""},
+                          options);
+}
+
+}  // namespace strata

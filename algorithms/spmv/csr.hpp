@@ -1,0 +1,89 @@
+#pragma once
+// strata::spmv on KokkosSparse::CrsMatrix (the in-tree baseline format):
+// Kokkos Kernels' native or merge-path kernel, or cuSPARSE on the same arrays.
+// Rank-2 x/y go to Kokkos Kernels' native multi-vector kernel.
+#include <strata/algorithms/spmv/cusparse.hpp>
+#include <strata/algorithms/spmv/handle.hpp>
+#include <strata/algorithms/spmv/vectors.hpp>
+#include <strata/core/kokkos_compat.hpp>
+#include <strata/core/type_keyed_cache.hpp>
+
+#include <KokkosSparse_CrsMatrix.hpp>
+
+#include <string>
+#include <type_traits>
+
+namespace strata::Impl {
+
+template <class ExecSpace, class V, class O, class D, class M, class S>
+struct SpmvFormat<ExecSpace, KokkosSparse::CrsMatrix<V, O, D, M, S>> {
+  static constexpr bool available = true;
+  static constexpr const char* name = "CSR";
+  using matrix_type = KokkosSparse::CrsMatrix<V, O, D, M, S>;
+  using value_type = std::remove_const_t<V>;
+  // cuSPARSE's fast path takes 32-bit offsets and indices, as Strata's formats use.
+  static constexpr bool has_cusparse = cusparse_spmv_available<ExecSpace>::value &&
+                                       std::is_same_v<std::remove_const_t<O>, int> &&
+                                       std::is_same_v<std::remove_const_t<S>, int>;
+
+  static bool supports(SpmvAlgorithm a) {
+    return a == SpmvAlgorithm::format_default || a == SpmvAlgorithm::kk_native ||
+           (a == SpmvAlgorithm::kk_merge_path && compat::kk_has_merge_path) ||
+           (a == SpmvAlgorithm::cusparse && has_cusparse);
+  }
+  static std::string algorithm_list() {
+    std::string list = "kk_native (default)";
+    if (compat::kk_has_merge_path) list += ", kk_merge_path";
+    if (has_cusparse) list += ", cusparse";
+    return list;
+  }
+  static void check_settings(const SpmvSettings& s) { refuse_coo_options(name, s); }
+  static void check_mode(const SpmvSettings& s, SpmvMode mode) {
+    if (s.algorithm == SpmvAlgorithm::cusparse) check_cusparse_mode(mode, value_traits<value_type>::is_complex);
+  }
+  static MatrixIdentity identity(const matrix_type& A) {
+    return {A.graph.row_map.data(), 0, static_cast<index_type>(A.numRows()), static_cast<index_type>(A.numCols())};
+  }
+  static index_type rows(const matrix_type& A) { return A.numRows(); }
+  static index_type cols(const matrix_type& A) { return A.numCols(); }
+
+  struct State {
+    SpmvAlgorithm algorithm = SpmvAlgorithm::kk_native;
+    TypeKeyedCache kk_plans;  // one Kokkos Kernels plan per (x, y) type
+    cusparse_state_t<value_type, ExecSpace> cusparse;
+  };
+
+  static void analyze(const ExecSpace&, const SpmvSettings& s, const matrix_type& A, State& state) {
+    state.algorithm = s.algorithm == SpmvAlgorithm::format_default ? SpmvAlgorithm::kk_native : s.algorithm;
+    if constexpr (has_cusparse) {
+      if (state.algorithm == SpmvAlgorithm::cusparse) {
+        state.cusparse = CusparseSpmv<value_type, ExecSpace>::csr(A.numRows(), A.numCols(), A.nnz(),
+                                                                  A.graph.row_map.data(), A.graph.entries.data(),
+                                                                  A.values.data());
+      }
+    }
+  }
+
+  template <class XView, class YView>
+  static void apply(const ExecSpace& space, const SpmvSettings&, State& state, SpmvMode mode, value_type alpha,
+                    const matrix_type& A, const XView& x, value_type beta, const YView& y) {
+    if constexpr (has_cusparse) {
+      if (state.algorithm == SpmvAlgorithm::cusparse) {
+        if (A.nnz() == 0 || x.extent(0) == 0 || alpha == value_type(0)) {
+          scale_output(space, beta, y);
+          return;
+        }
+        apply_cusparse(*state.cusparse, space, mode, alpha, x, beta, y);
+        return;
+      }
+    }
+    using Plan = compat::KkSpmvPlan<ExecSpace, matrix_type, XView, YView>;
+    const auto algorithm = state.algorithm == SpmvAlgorithm::kk_merge_path ? compat::KkSpmvAlgorithm::merge_path
+                                                                            : compat::KkSpmvAlgorithm::native;
+    state.kk_plans.template get<Plan>(algorithm).apply(space, to_string(mode), alpha, A, x, beta, y);
+  }
+
+  static std::string describe(const SpmvSettings&, const State& state) { return to_string(state.algorithm); }
+};
+
+}  // namespace strata::Impl

@@ -1,0 +1,88 @@
+#pragma once
+// cuSPARSE's SpMV on Strata's CSR and COO arrays, reached through strata::spmv
+// with SpmvAlgorithm::cusparse: the vendor baseline runs behind the same API
+// as Strata's kernels. Only Kokkos::Cuda in builds with STRATA_ENABLE_CUSPARSE
+// has it (cuda/cusparse_cuda.hpp); the trait tells generic code whether it may
+// instantiate it, and cusparse_state_t is an empty placeholder elsewhere.
+#include <strata/algorithms/spmv/mode.hpp>
+#include <strata/algorithms/spmv/vectors.hpp>
+#include <strata_config.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <utility>
+#include <type_traits>
+
+namespace strata::Impl {
+
+template <class ExecSpace>
+struct cusparse_spmv_available : std::false_type {};
+
+// Descriptor, buffers and scratch of one cuSPARSE matrix; rank-1 contiguous,
+// 16-byte aligned vectors (apply_cusparse adapts every other vector to that).
+template <class Value, class ExecSpace>
+class CusparseSpmv;
+
+struct NoCusparse {};
+
+template <class Value, class ExecSpace, bool = cusparse_spmv_available<ExecSpace>::value>
+struct cusparse_state {
+  using type = NoCusparse;
+};
+template <class Value, class ExecSpace>
+struct cusparse_state<Value, ExecSpace, true> {
+  using type = std::unique_ptr<CusparseSpmv<Value, ExecSpace>>;
+};
+template <class Value, class ExecSpace>
+using cusparse_state_t = typename cusparse_state<Value, ExecSpace>::type;
+
+// cuSPARSE computes N, T and H; for real values C is N and H is T, and
+// cusparse_operation_mode maps them so (cuSPARSE refuses H on real types).
+inline void check_cusparse_mode(SpmvMode mode, bool complex_values) {
+  STRATA_REQUIRE(!(complex_values && mode == SpmvMode::conjugate),
+                 "strata::spmv (cusparse): cuSPARSE has no conjugate-without-transpose mode (C) for complex values; "
+                 "use N, T or H, or another algorithm");
+}
+
+inline SpmvMode cusparse_operation_mode(SpmvMode mode, bool complex_values) {
+  if (complex_values) return mode;
+  return is_transposed(mode) ? SpmvMode::transpose : SpmvMode::normal;
+}
+
+// Runs cs on any rank-1 or rank-2 x and y: columns one by one, through
+// contiguous scratch where a vector is strided or not 16-byte aligned.
+template <class Value, class ExecSpace, class XView, class YView>
+void apply_cusparse(CusparseSpmv<Value, ExecSpace>& cs, const ExecSpace& space, SpmvMode mode, Value alpha,
+                    const XView& x, Value beta, const YView& y) {
+  if constexpr (XView::rank == 2) {
+    for_each_column(x, y, [&](const auto& xj, const auto& yj) { apply_cusparse(cs, space, mode, alpha, xj, beta, yj); });
+  } else {
+    const auto usable = [](const auto& v) {
+      return v.span_is_contiguous() && reinterpret_cast<std::uintptr_t>(v.data()) % 16 == 0;
+    };
+    const std::pair<std::size_t, std::size_t> x_range(0, x.extent(0)), y_range(0, y.extent(0));
+    mode = cusparse_operation_mode(mode, value_traits<Value>::is_complex);
+    const Value* x_data = x.data();
+    if (!usable(x)) {
+      auto staged = Kokkos::subview(cs.scratch_x(x.extent(0)), x_range);
+      Kokkos::deep_copy(space, staged, x);
+      x_data = staged.data();
+    }
+    if (usable(y)) {
+      cs.apply(space, mode, alpha, x_data, beta, y.data());
+    } else {
+      auto staged = Kokkos::subview(cs.scratch_y(y.extent(0)), y_range);
+      if (!(beta == Value(0))) Kokkos::deep_copy(space, staged, y);
+      cs.apply(space, mode, alpha, x_data, beta, staged.data());
+      Kokkos::deep_copy(space, y, staged);
+    }
+  }
+}
+
+}  // namespace strata::Impl
+
+#if defined(KOKKOS_ENABLE_CUDA) && STRATA_ENABLE_CUSPARSE
+#include <strata/algorithms/spmv/cuda/cusparse_cuda.hpp>
+#endif

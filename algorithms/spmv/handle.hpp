@@ -1,0 +1,179 @@
+#pragma once
+// SpmvHandle: the per-matrix state of strata::spmv. A handle is tied to one
+// matrix (the first one it is used with) and owns that matrix's analysis —
+// COO chunking and the autotuned omega, ADCSR bins, the HiSparse leaf list,
+// cuSPARSE descriptors and buffers, Kokkos Kernels SpMV handles, scratch —
+// plus the options that choose and tune the kernel. Using it with another
+// matrix throws strata::Error rather than computing with stale analysis.
+//
+// Each format plugs in through a specialisation of Impl::SpmvFormat
+// (algorithms/spmv/<format>.hpp), which supplies:
+//   name, supports(algorithm), algorithm_list, check_settings(settings),
+//   check_mode(settings, mode), identity(A), rows(A), cols(A),
+//   State, analyze(space, settings, A, state), apply(...), describe(settings, state).
+#include <strata/algorithms/spmv/algorithm.hpp>
+#include <strata/algorithms/spmv/mode.hpp>
+#include <strata/core/index.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <type_traits>
+
+namespace strata {
+
+// What a handle carries besides the analysis. Which fields apply depends on
+// the algorithm; the handle's setters refuse the ones that do not.
+struct SpmvSettings {
+  SpmvAlgorithm algorithm = SpmvAlgorithm::format_default;
+  int omega = 0;               // COO load_balanced: chunks per SM/thread; 0 = by nnz (8/32/128)
+  bool deterministic = false;  // COO load_balanced: bitwise reproducible, modes N and C
+  bool autotune = false;       // COO load_balanced: time a ladder of omega on first use
+};
+
+// Which matrix a handle was analysed for: the address of storage the matrix
+// owns (shared by its copies), a sub-key where one storage holds several
+// matrices (HiSparse roots), and the stored dimensions.
+struct MatrixIdentity {
+  const void* storage = nullptr;
+  std::uint64_t sub_key = 0;
+  index_type rows = 0;
+  index_type cols = 0;
+
+  bool operator==(const MatrixIdentity& o) const {
+    return storage == o.storage && sub_key == o.sub_key && rows == o.rows && cols == o.cols;
+  }
+  std::string describe() const {
+    std::ostringstream s;
+    s << rows << " x " << cols << " matrix (storage " << storage;
+    if (sub_key) s << ", root " << sub_key;
+    s << ")";
+    return s.str();
+  }
+};
+
+namespace Impl {
+
+// Specialised per format in algorithms/spmv/<format>.hpp.
+template <class ExecSpace, class Matrix, class Enable = void>
+struct SpmvFormat {
+  static constexpr bool available = false;
+};
+
+// Options that belong to the COO kernel, refused by every other format.
+inline void refuse_coo_options(const char* format, const SpmvSettings& s) {
+  STRATA_REQUIRE(s.omega == 0 && !s.deterministic && !s.autotune,
+                 std::string("strata::SpmvHandle<") + format +
+                     ">: omega, deterministic and autotune are options of the COO load_balanced kernel");
+}
+
+}  // namespace Impl
+
+template <class ExecSpace, class Matrix>
+struct is_spmv_format : std::bool_constant<Impl::SpmvFormat<ExecSpace, Matrix>::available> {};
+
+template <class ExecSpace, class Matrix>
+class SpmvHandle {
+  static_assert(Kokkos::is_execution_space<ExecSpace>::value,
+                "strata::SpmvHandle: the first template argument must be a Kokkos execution space");
+  static_assert(is_spmv_format<ExecSpace, Matrix>::value,
+                "strata::SpmvHandle: Matrix is not a Strata format (KokkosSparse::CrsMatrix, CooMatrix, DcsrMatrix, "
+                "HybMatrix, HiSparseMatrix, AnyMatrix) or its header is not included (<strata/strata.hpp>)");
+  using format = Impl::SpmvFormat<ExecSpace, Matrix>;
+
+ public:
+  using execution_space = ExecSpace;
+  using matrix_type = Matrix;
+  using state_type = typename format::State;
+
+  SpmvHandle() = default;
+  explicit SpmvHandle(SpmvAlgorithm algorithm) { set_algorithm(algorithm); }
+  explicit SpmvHandle(const SpmvSettings& settings) { set_settings(settings); }
+  SpmvHandle(const SpmvHandle&) = delete;
+  SpmvHandle& operator=(const SpmvHandle&) = delete;
+  SpmvHandle(SpmvHandle&&) noexcept = default;
+  SpmvHandle& operator=(SpmvHandle&&) noexcept = default;
+
+  // Setters drop the analysis (it is redone on the next product) but keep the binding.
+  void set_algorithm(SpmvAlgorithm algorithm) {
+    SpmvSettings s = settings_;
+    s.algorithm = algorithm;
+    set_settings(s);
+  }
+  void set_omega(int omega) {
+    SpmvSettings s = settings_;
+    s.omega = omega;
+    set_settings(s);
+  }
+  void set_deterministic(bool on) {
+    SpmvSettings s = settings_;
+    s.deterministic = on;
+    set_settings(s);
+  }
+  void set_autotune(bool on) {
+    SpmvSettings s = settings_;
+    s.autotune = on;
+    set_settings(s);
+  }
+  void set_settings(const SpmvSettings& s) {
+    STRATA_REQUIRE(format::supports(s.algorithm), std::string("strata::SpmvHandle<") + format::name +
+                                                      ">: algorithm " + to_string(s.algorithm) +
+                                                      " does not apply to this format (available here: " +
+                                                      format::algorithm_list() + ")");
+    format::check_settings(s);
+    settings_ = s;
+    state_.reset();
+  }
+  const SpmvSettings& settings() const { return settings_; }
+
+  // Throws before any work when the handle's options cannot compute `mode`.
+  void require_mode(SpmvMode mode) const { format::check_mode(settings_, mode); }
+
+  bool is_bound() const { return bound_; }
+  const MatrixIdentity& bound_matrix() const { return identity_; }
+
+  // Ties the handle to A (if not yet tied) and returns its analysis, computing
+  // it on first use. Throws when the handle belongs to another matrix.
+  state_type& prepare(const ExecSpace& space, const Matrix& A) {
+    const MatrixIdentity id = format::identity(A);
+    if (bound_ && !(id == identity_)) {
+      throw Error(std::string("strata::spmv: this SpmvHandle<") + format::name + "> was analysed for the " +
+                  identity_.describe() + " and cannot be used with the " + id.describe() +
+                  "; use one handle per matrix (or call reanalyze(A) to rebind it)");
+    }
+    if (!state_) {
+      auto state = std::make_unique<state_type>();
+      format::analyze(space, settings_, A, *state);
+      state_ = std::move(state);
+    }
+    identity_ = id;
+    bound_ = true;
+    return *state_;
+  }
+
+  // Binds the handle to A and redoes the analysis now (after a DCSR matrix
+  // has changed shape, or to move the handle to another matrix).
+  void reanalyze(const ExecSpace& space, const Matrix& A) {
+    state_.reset();
+    bound_ = false;
+    prepare(space, A);
+  }
+
+  // The kernel and its parameters, e.g. "COO load_balanced(omega=32)".
+  std::string describe() const {
+    std::string d = std::string(format::name) + " ";
+    d += state_ ? format::describe(settings_, *state_) : std::string(to_string(settings_.algorithm)) + " (not analysed yet)";
+    return d;
+  }
+
+ private:
+  SpmvSettings settings_;
+  std::unique_ptr<state_type> state_;
+  MatrixIdentity identity_;
+  bool bound_ = false;
+};
+
+}  // namespace strata

@@ -1,0 +1,105 @@
+#pragma once
+// strata::spmv on HiSparseMatrix with the simple traversal: the leaf list is
+// built once per handle (level by level on the device); each product scales y,
+// then one team per leaf adds its entries with atomics. A's own transpose flag
+// and scale factor fold into the mode and alpha, so A^T costs what A costs.
+// Not tuned: the dynamic scheduler (scheduler/) has to beat it. Rank-2 x/y are
+// multiplied column by column.
+#include <strata/algorithms/spmv/handle.hpp>
+#include <strata/algorithms/spmv/vectors.hpp>
+#include <strata/core/atomic_add.hpp>
+#include <strata/formats/hisparse/hisparse_leaves.hpp>
+
+#include <string>
+
+namespace strata::Impl {
+
+template <class ExecSpace, class Value, class Device, class XView, class YView>
+void hisparse_leaf_products(const ExecSpace& space, const hisparse::HiSparseRef<Value, Device>& R,
+                            const hisparse::LeafList<Device>& leaves, bool transpose, bool conjugate, Value alpha,
+                            const XView& x, const YView& y) {
+  using team_policy = Kokkos::TeamPolicy<ExecSpace>;
+  using namespace hisparse;
+  const auto refs = leaves.refs;
+  const auto row0 = leaves.row0, col0 = leaves.col0;
+  const int b = R.log2_block;
+  const int d = 1 << b;
+  Kokkos::parallel_for(
+      "strata::hisparse::spmv_leaves", team_policy(space, leaves.size, Kokkos::AUTO),
+      KOKKOS_LAMBDA(const typename team_policy::member_type& team) {
+        const index_type leaf = team.league_rank();
+        const offset_type ref = refs(leaf);
+        const NodeType t = type_of(ref);
+        const unsigned char* node = R.bytes() + offset_of(ref);
+        const std::uint32_t count = *reinterpret_cast<const std::uint32_t*>(node);
+        const offset_type payload = payload_offset(t, count, b, sizeof(Value));
+        const index_type r0 = row0(leaf), c0 = col0(leaf);
+        auto add = [&](index_type r, index_type c, const Value& v) {
+          const Value a = alpha * conjugate_if(v, conjugate);
+          if (transpose) {
+            atomic_add<ExecSpace>(&y(c), a * x(r));
+          } else {
+            atomic_add<ExecSpace>(&y(r), a * x(c));
+          }
+        };
+        if (t == leaf_dense) {
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, d * d), [&](int slot) {
+            if ((node[dense_mask_offset() + slot / 8] >> (slot % 8)) & 1u) {
+              add(r0 + slot / d, c0 + slot % d, *reinterpret_cast<const Value*>(node + payload + slot * sizeof(Value)));
+            }
+          });
+        } else {
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count), [&](std::uint32_t k) {
+            add(r0 + node[node_header_bytes + 2 * k], c0 + node[node_header_bytes + 2 * k + 1],
+                *reinterpret_cast<const Value*>(node + payload + k * sizeof(Value)));
+          });
+        }
+      });
+}
+
+template <class ExecSpace, class Value, class Device>
+struct SpmvFormat<ExecSpace, HiSparseMatrix<Value, Device>> {
+  static constexpr bool available = true;
+  static constexpr const char* name = "HiSparse";
+  using matrix_type = HiSparseMatrix<Value, Device>;
+  using value_type = Value;
+
+  static bool supports(SpmvAlgorithm a) { return a == SpmvAlgorithm::format_default || a == SpmvAlgorithm::leaf_teams; }
+  static std::string algorithm_list() { return "leaf_teams (default)"; }
+  static void check_settings(const SpmvSettings& s) { refuse_coo_options(name, s); }
+  static void check_mode(const SpmvSettings&, SpmvMode) {}
+  // The stored tree (pool and root), whatever the transpose flag and scale say.
+  static MatrixIdentity identity(const matrix_type& A) {
+    return {A.storage().get(), static_cast<std::uint64_t>(A.root()), A.stored_rows(), A.stored_cols()};
+  }
+  static index_type rows(const matrix_type& A) { return A.num_rows(); }
+  static index_type cols(const matrix_type& A) { return A.num_cols(); }
+
+  struct State {
+    hisparse::LeafList<Device> leaves;
+  };
+  static void analyze(const ExecSpace&, const SpmvSettings&, const matrix_type& A, State& state) {
+    state.leaves = hisparse::collect_leaves(A);
+  }
+
+  template <class XView, class YView>
+  static void apply(const ExecSpace& space, const SpmvSettings& s, State& state, SpmvMode mode, Value alpha,
+                    const matrix_type& A, const XView& x, Value beta, const YView& y) {
+    if constexpr (XView::rank == 2) {
+      for_each_column(x, y, [&](const auto& xj, const auto& yj) { apply(space, s, state, mode, alpha, A, xj, beta, yj); });
+    } else {
+      scale_output(space, beta, y);
+      if (state.leaves.size == 0 || alpha == Value(0)) return;
+      const bool conjugate = is_conjugated(mode);
+      const bool transpose = A.transposed() != is_transposed(mode);
+      const Value scale = conjugate_if(A.scale_factor(), conjugate);
+      hisparse_leaf_products(space, A.ref(), state.leaves, transpose, conjugate, alpha * scale, x, y);
+    }
+  }
+
+  static std::string describe(const SpmvSettings&, const State& state) {
+    return "leaf_teams(" + std::to_string(state.leaves.size) + " leaves)";
+  }
+};
+
+}  // namespace strata::Impl

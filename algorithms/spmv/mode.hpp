@@ -1,0 +1,37 @@
+#pragma once
+// The four operations of strata::spmv, spelled as Kokkos Kernels spells them:
+// "N" y = A x, "T" y = A^T x, "C" y = conj(A) x, "H" y = A^H x (conjugate
+// transpose). For real values C equals N and H equals T.
+#include <strata/core/error.hpp>
+
+#include <string>
+
+namespace strata {
+
+enum class SpmvMode { normal, transpose, conjugate, conjugate_transpose };
+
+inline SpmvMode parse_spmv_mode(const char* mode) {
+  const std::string m = mode ? mode : "";
+  if (m == "N") return SpmvMode::normal;
+  if (m == "T") return SpmvMode::transpose;
+  if (m == "C") return SpmvMode::conjugate;
+  if (m == "H") return SpmvMode::conjugate_transpose;
+  throw Error("strata::spmv: mode '" + m + "' is not one of N, T, C, H");
+}
+
+inline SpmvMode parse_spmv_mode(const std::string& mode) { return parse_spmv_mode(mode.c_str()); }
+
+constexpr bool is_transposed(SpmvMode m) { return m == SpmvMode::transpose || m == SpmvMode::conjugate_transpose; }
+constexpr bool is_conjugated(SpmvMode m) { return m == SpmvMode::conjugate || m == SpmvMode::conjugate_transpose; }
+
+inline const char* to_string(SpmvMode m) {
+  switch (m) {
+    case SpmvMode::normal: return "N";
+    case SpmvMode::transpose: return "T";
+    case SpmvMode::conjugate: return "C";
+    case SpmvMode::conjugate_transpose: return "H";
+  }
+  return "?";
+}
+
+}  // namespace strata

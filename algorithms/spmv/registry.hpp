@@ -1,0 +1,62 @@
+#pragma once
+// The one table of SpMV kernels the command, the benchmarks and the automatic
+// choice share: a name, the format it runs on and the algorithm the handle is
+// set to. Everything is reached through strata::spmv; nothing else names kernels.
+#include <strata/algorithms/spmv/any_matrix.hpp>
+#include <strata/algorithms/spmv/cusparse.hpp>
+#include <strata/core/kokkos_compat.hpp>
+
+#include <string>
+#include <vector>
+
+namespace strata {
+
+struct SpmvKernel {
+  std::string name;   // "csr", "coo", "adcsr", "auto", ...
+  Format format;      // Format::automatic for "auto" and "auto-timed"
+  SpmvAlgorithm algorithm;
+  bool measured_choice;  // "auto-timed": times the candidates once per matrix signature
+  const char* summary;
+};
+
+// Every kernel this build has for ExecSpace, in report order.
+template <class ExecSpace>
+std::vector<SpmvKernel> spmv_kernels() {
+  constexpr bool cusparse = Impl::cusparse_spmv_available<ExecSpace>::value;
+  std::vector<SpmvKernel> k;
+  k.push_back({"csr", Format::csr, SpmvAlgorithm::kk_native, false, "CSR, Kokkos Kernels native kernel"});
+  if (compat::kk_has_merge_path) {
+    k.push_back({"csr-merge", Format::csr, SpmvAlgorithm::kk_merge_path, false, "CSR, Kokkos Kernels merge path"});
+  }
+  if (cusparse) k.push_back({"cusparse-csr", Format::csr, SpmvAlgorithm::cusparse, false, "CSR, cuSPARSE"});
+  k.push_back({"coo", Format::coo, SpmvAlgorithm::load_balanced, false, "COO, Strata load-balanced kernel"});
+  if (cusparse) k.push_back({"cusparse-coo", Format::coo, SpmvAlgorithm::cusparse, false, "COO, cuSPARSE"});
+  k.push_back({"dcsr", Format::dcsr, SpmvAlgorithm::row_vectors, false, "Dynamic CSR, vector per row"});
+  k.push_back({"adcsr", Format::dcsr, SpmvAlgorithm::binned_rows, false, "Dynamic CSR, rows binned by length"});
+  k.push_back({"hyb", Format::hyb, SpmvAlgorithm::ell_coo, false, "HYB (ELL + COO)"});
+  k.push_back({"hisparse", Format::hisparse, SpmvAlgorithm::leaf_teams, false, "HiSparse, simple leaf traversal"});
+  k.push_back({"auto", Format::automatic, SpmvAlgorithm::format_default, false,
+               "automatic choice by the matrix's statistics (documented rule)"});
+  k.push_back({"auto-timed", Format::automatic, SpmvAlgorithm::format_default, true,
+               "automatic choice by timing the candidates once per matrix signature"});
+  return k;
+}
+
+template <class ExecSpace>
+std::string spmv_kernel_names() {
+  std::string names;
+  for (const auto& k : spmv_kernels<ExecSpace>()) names += (names.empty() ? "" : ", ") + k.name;
+  return names;
+}
+
+// Throws strata::Error naming the kernels this build has.
+template <class ExecSpace>
+SpmvKernel find_spmv_kernel(const std::string& name) {
+  for (const auto& k : spmv_kernels<ExecSpace>()) {
+    if (k.name == name) return k;
+  }
+  throw Error("SpMV kernel '" + name + "' is not in this build (execution space " + ExecSpace::name() +
+              "); available: " + spmv_kernel_names<ExecSpace>());
+}
+
+}  // namespace strata

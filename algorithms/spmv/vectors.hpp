@@ -1,0 +1,99 @@
+#pragma once
+// What every format's SpMV does with x and y the same way: extent checks with
+// messages naming the format and the mode, beta scaling with BLAS semantics
+// (beta = 0 overwrites y, NaN included), and the column loop that gives every
+// format rank-2 (multi-vector) support where it has no native kernel.
+#include <strata/algorithms/spmv/mode.hpp>
+#include <strata/core/index.hpp>
+#include <strata/core/value_traits.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <string>
+
+namespace strata::Impl {
+
+template <class XView, class YView>
+void check_spmv_extents(const char* format, SpmvMode mode, index_type rows, index_type cols, const XView& x,
+                        const YView& y) {
+  const bool t = is_transposed(mode);
+  const index_type in_len = t ? rows : cols;
+  const index_type out_len = t ? cols : rows;
+  const auto shape = [](const auto& v) {
+    std::string s = std::to_string(v.extent(0));
+    if constexpr (std::decay_t<decltype(v)>::rank == 2) s += " x " + std::to_string(v.extent(1));
+    return s;
+  };
+  const bool columns_match = XView::rank == 1 || x.extent(1) == y.extent(1);
+  if (static_cast<index_type>(x.extent(0)) != in_len || static_cast<index_type>(y.extent(0)) != out_len ||
+      !columns_match) {
+    throw Error(std::string("strata::spmv (") + format + ", mode " + to_string(mode) + "): A is " +
+                std::to_string(rows) + " x " + std::to_string(cols) + ", so x needs " + std::to_string(in_len) +
+                " rows and y " + std::to_string(out_len) + (XView::rank == 2 ? " (with equal column counts)" : "") +
+                "; got x of " + shape(x) + " and y of " + shape(y));
+  }
+}
+
+// y := beta * y over every entry of a rank-1 or rank-2 y.
+template <class ExecSpace, class Value, class YView>
+void scale_output(const ExecSpace& space, const Value& beta, const YView& y) {
+  if (beta == Value(1)) return;
+  if (beta == Value(0)) {
+    // A fill (a memset on GPUs where y is contiguous): overwrites NaN as BLAS requires.
+    Kokkos::deep_copy(space, y, Value(0));
+    return;
+  }
+  if constexpr (YView::rank == 1) {
+    Kokkos::parallel_for(
+        "strata::spmv::scale_y", Kokkos::RangePolicy<ExecSpace>(space, 0, y.extent(0)),
+        KOKKOS_LAMBDA(const std::size_t i) { y(i) = beta * y(i); });
+  } else {
+    const std::size_t k = y.extent(1);
+    Kokkos::parallel_for(
+        "strata::spmv::scale_y_mv", Kokkos::RangePolicy<ExecSpace>(space, 0, y.extent(0)),
+        KOKKOS_LAMBDA(const std::size_t i) {
+          for (std::size_t j = 0; j < k; ++j) y(i, j) = beta * y(i, j);
+        });
+  }
+}
+
+// f(x_j, y_j) for every column j of rank-2 x and y: the multi-vector product of
+// formats without a native one (each column is a rank-1 product).
+template <class XView, class YView, class F>
+void for_each_column(const XView& x, const YView& y, F&& f) {
+  static_assert(XView::rank == 2 && YView::rank == 2, "for_each_column: rank-2 views only");
+  for (std::size_t j = 0; j < x.extent(1); ++j) f(Kokkos::subview(x, Kokkos::ALL, j), Kokkos::subview(y, Kokkos::ALL, j));
+}
+
+// Entry (i, j) of a rank-2 view, or entry i of a rank-1 view (j = 0): lets one
+// kernel body serve vectors and multi-vectors.
+template <class View>
+KOKKOS_INLINE_FUNCTION auto& vector_at(const View& v, std::size_t i, std::size_t j) {
+  if constexpr (View::rank == 1) {
+    (void)j;
+    return v(i);
+  } else {
+    return v(i, j);
+  }
+}
+
+template <class View>
+std::size_t column_count(const View& v) {
+  if constexpr (View::rank == 1) {
+    return 1;
+  } else {
+    return v.extent(1);
+  }
+}
+
+template <class Value>
+KOKKOS_INLINE_FUNCTION Value conjugate_if(const Value& v, bool conjugate) {
+  if constexpr (value_traits<Value>::is_complex) {
+    return conjugate ? Value(v.real(), -v.imag()) : v;
+  } else {
+    (void)conjugate;
+    return v;
+  }
+}
+
+}  // namespace strata::Impl

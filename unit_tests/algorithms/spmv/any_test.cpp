@@ -1,0 +1,197 @@
+// AnyMatrix, Format::automatic and the kernel registry through strata::spmv,
+// and every handle misuse, each asserting its error text.
+#include "algorithms/spmv/spmv_api_cases.hpp"
+
+#include <strata/algorithms/measure/spmv_run.hpp>
+
+namespace strata {
+namespace {
+
+using test::Device;
+using test::ExecSpace;
+using Any = AnyMatrix<double, Device>;
+
+// Runs `f` and expects a strata::Error whose text contains `expected`.
+template <class F>
+void expect_error(F&& f, const std::string& expected) {
+  try {
+    f();
+    ADD_FAILURE() << "no error; expected one containing: " << expected;
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << "got: " << e.what();
+  }
+}
+
+TEST(AnyMatrixSpmv, EveryRegistryKernelMatchesReferenceEverywhere) {
+  for (const auto& kernel : spmv_kernels<ExecSpace>()) {
+    SCOPED_TRACE(kernel.name);
+    test::check_every_case<double, Any>(
+        [&](const HostCsr<double>& host) { return make_spmv_matrix<double>(ExecSpace(), host, kernel); }, {},
+        test::modes_of<double>(kernel.algorithm));
+  }
+}
+
+TEST(AnyMatrixSpmv, AutomaticRuleFollowsRowRegularity) {
+  const auto regular = make_spmv_matrix<double>(ExecSpace(), gen::poisson3d_7pt(10), Format::automatic);
+  EXPECT_EQ(regular.format(), Format::csr);
+  EXPECT_NE(regular.hint().reason.find("even rows"), std::string::npos) << regular.hint().reason;
+  const auto irregular = make_spmv_matrix<double>(ExecSpace(), gen::rmat({12, 16, 0.57, 0.19, 0.19, 3}), Format::automatic);
+  EXPECT_EQ(irregular.format(), Format::coo);
+  EXPECT_NE(irregular.hint().reason.find("irregular rows"), std::string::npos) << irregular.hint().reason;
+  SpmvHandle<ExecSpace, Any> handle;
+  Kokkos::View<double*, Device> x("x", irregular.num_cols()), y("y", irregular.num_rows());
+  spmv(ExecSpace(), handle, "N", 1.0, irregular, x, 0.0, y);
+  EXPECT_NE(handle.describe().find("irregular rows"), std::string::npos) << handle.describe();
+  EXPECT_NE(handle.describe().find("COO"), std::string::npos) << handle.describe();
+}
+
+// Every branch of the documented rule, from statistics alone (sizes no test
+// matrix needs to have): what it picks depends on the backend and on cuSPARSE.
+TEST(AnyMatrixSpmv, AutomaticRuleBranches) {
+  auto stats = [](index_type rows, index_type nnz, double std, index_type longest) {
+    MatrixStatistics s;
+    s.num_rows = s.num_cols = rows;
+    s.nnz = nnz;
+    s.row_length_mean = static_cast<double>(nnz) / static_cast<double>(rows);
+    s.row_length_std = std;
+    s.row_length_max = longest;
+    return s;
+  };
+  constexpr bool on_host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, ExecSpace::memory_space>::accessible;
+  constexpr bool with_cusparse = Impl::cusparse_spmv_available<ExecSpace>::value;
+  const index_type big = index_type(1) << 22, small = index_type(1) << 16;
+  EXPECT_EQ(choose_spmv_kernel<ExecSpace>(stats(big / 8, big, 1.0, 10)).kernel.name, on_host ? "csr" : "hyb");
+  EXPECT_EQ(choose_spmv_kernel<ExecSpace>(stats(small / 8, small, 1.0, 10)).kernel.name, "csr");
+  EXPECT_EQ(choose_spmv_kernel<ExecSpace>(MatrixStatistics{}).kernel.name, "csr");
+  // Irregular by spread, and by one long row among even ones.
+  const auto spread = choose_spmv_kernel<ExecSpace>(stats(big / 8, big, 40.0, 5000));
+  const auto long_row = choose_spmv_kernel<ExecSpace>(stats(small / 8, small, 0.5, 8 * 33));
+  EXPECT_EQ(spread.kernel.name, with_cusparse ? "cusparse-csr" : "coo") << spread.reason;
+  EXPECT_EQ(long_row.kernel.name, with_cusparse ? "cusparse-coo" : "coo") << long_row.reason;
+  EXPECT_NE(spread.reason.find("irregular rows"), std::string::npos) << spread.reason;
+  EXPECT_NE(long_row.reason.find("irregular rows"), std::string::npos) << long_row.reason;
+}
+
+TEST(AnyMatrixSpmv, TimedChoiceIsACandidateAndIsCachedPerSignature) {
+  const auto host = gen::uniform_random(300, 200, 6, 21);
+  AutomaticOptions timed;
+  timed.measure = true;
+  timed.repetitions = 2;
+  const auto first = make_spmv_matrix<double>(ExecSpace(), host, Format::automatic, timed);
+  EXPECT_NE(first.hint().reason.find("timed:"), std::string::npos) << first.hint().reason;
+  EXPECT_EQ(first.hint().reason.find("(cached)"), std::string::npos) << first.hint().reason;
+  const auto second = make_spmv_matrix<double>(ExecSpace(), host, Format::automatic, timed);
+  EXPECT_NE(second.hint().reason.find("(cached)"), std::string::npos) << second.hint().reason;
+  EXPECT_EQ(first.format(), second.format());
+  EXPECT_EQ(first.hint().algorithm, second.hint().algorithm);
+}
+
+TEST(SpmvMeasurement, VerifiesEveryKernelAndTimesIt) {
+  const auto host = gen::poisson2d_5pt(20);
+  for (const auto& kernel : spmv_kernels<ExecSpace>()) {
+    for (int vectors : {1, 4}) {
+      SCOPED_TRACE(kernel.name + " x" + std::to_string(vectors));
+      measure::SpmvRun<double, ExecSpace> run(ExecSpace(), host, kernel, SpmvMode::transpose, vectors);
+      const auto check = run.verify();
+      EXPECT_TRUE(check.passed) << check.failure;
+      const auto timing = run.time(1, 3);
+      EXPECT_EQ(timing.repetitions, 3);
+      EXPECT_GT(timing.median_seconds, 0.0);
+      EXPECT_LE(timing.best_seconds, timing.median_seconds);
+      EXPECT_GT(run.matrix_bytes(), 0u);
+    }
+  }
+}
+
+// ---- misuse: each case asserts the error text ----
+
+TEST(SpmvHandleMisuse, AnotherMatrixIsRefused) {
+  const auto A = to_kokkos_crs<DeviceCsr<double, Device>>(gen::poisson2d_5pt(4), "a");
+  const auto B = to_kokkos_crs<DeviceCsr<double, Device>>(gen::poisson2d_5pt(4), "b");
+  Kokkos::View<double*, Device> x("x", 16), y("y", 16);
+  SpmvHandle<ExecSpace, DeviceCsr<double, Device>> handle;
+  strata::spmv(ExecSpace(), handle, "N", 1.0, A, x, 0.0, y);
+  expect_error([&] { strata::spmv(ExecSpace(), handle, "N", 1.0, B, x, 0.0, y); }, "was analysed for the 16 x 16 matrix");
+  handle.reanalyze(ExecSpace(), B);  // an explicit rebind is allowed
+  strata::spmv(ExecSpace(), handle, "N", 1.0, B, x, 0.0, y);
+  expect_error([&] { spmv(ExecSpace(), handle, "N", 1.0, A, x, 0.0, y); }, "use one handle per matrix");
+}
+
+TEST(SpmvHandleMisuse, DcsrHandleFollowsItsMatrixButNotAnother) {
+  auto A = dcsr_from_csr<double, Device>(to_kokkos_crs<DeviceCsr<double, Device>>(gen::poisson2d_5pt(4), "a"));
+  const auto B = A;  // a copy is the same matrix
+  const auto C = dcsr_from_csr<double, Device>(to_kokkos_crs<DeviceCsr<double, Device>>(gen::poisson2d_5pt(4), "c"));
+  Kokkos::View<double*, Device> x("x", 16), y("y", 16);
+  SpmvHandle<ExecSpace, DcsrMatrix<double, Device>> handle;
+  strata::spmv(ExecSpace(), handle, "N", 1.0, A, x, 0.0, y);
+  strata::spmv(ExecSpace(), handle, "N", 1.0, B, x, 0.0, y);
+  expect_error([&] { spmv(ExecSpace(), handle, "N", 1.0, C, x, 0.0, y); }, "SpmvHandle<DCSR> was analysed for");
+}
+
+TEST(SpmvHandleMisuse, WrongExtentsAreRefusedWithTheShapes) {
+  const auto A = coo_from_host<double, Device>(gen::uniform_random(5, 7, 2, 1), "a");
+  Kokkos::View<double*, Device> x7("x", 7), x5("x", 5), y5("y", 5), y7("y", 7);
+  expect_error([&] { spmv(ExecSpace(), "N", 1.0, A, x5, 0.0, y5); },
+               "strata::spmv (COO, mode N): A is 5 x 7, so x needs 7 rows and y 5; got x of 5 and y of 5");
+  expect_error([&] { spmv(ExecSpace(), "T", 1.0, A, x7, 0.0, y5); }, "mode T): A is 5 x 7, so x needs 5 rows and y 7");
+  Kokkos::View<double**, Device> X("X", 7, 3), Y("Y", 5, 2);
+  expect_error([&] { spmv(ExecSpace(), "N", 1.0, A, X, 0.0, Y); }, "(with equal column counts); got x of 7 x 3 and y of 5 x 2");
+}
+
+TEST(SpmvHandleMisuse, UnknownModeIsRefused) {
+  const auto A = coo_from_host<double, Device>(gen::uniform_random(5, 5, 2, 1), "a");
+  Kokkos::View<double*, Device> x("x", 5), y("y", 5);
+  expect_error([&] { spmv(ExecSpace(), "X", 1.0, A, x, 0.0, y); }, "mode 'X' is not one of N, T, C, H");
+}
+
+TEST(SpmvHandleMisuse, OptionsOfOtherFormatsAndAlgorithmsAreRefused) {
+  expect_error([] { SpmvHandle<ExecSpace, DeviceCsr<double, Device>> h(SpmvAlgorithm::binned_rows); },
+               "SpmvHandle<CSR>: algorithm binned_rows does not apply to this format (available here: kk_native");
+  expect_error([] { SpmvHandle<ExecSpace, DcsrMatrix<double, Device>> h(SpmvAlgorithm::load_balanced); },
+               "available here: row_vectors (default), binned_rows");
+  expect_error([] { SpmvHandle<ExecSpace, DeviceCsr<double, Device>>().set_omega(8); },
+               "SpmvHandle<CSR>: omega, deterministic and autotune are options of the COO load_balanced kernel");
+  expect_error([] { SpmvHandle<ExecSpace, CooMatrix<double, Device>>().set_omega(-1); }, "omega must be >= 0");
+  // A run-time format: the held format checks the options when the handle is bound.
+  const auto A = make_spmv_matrix<double>(ExecSpace(), gen::poisson2d_5pt(4), Format::coo);
+  Kokkos::View<double*, Device> x("x", 16), y("y", 16);
+  SpmvHandle<ExecSpace, Any> handle(SpmvAlgorithm::binned_rows);
+  expect_error([&] { spmv(ExecSpace(), handle, "N", 1.0, A, x, 0.0, y); },
+               "SpmvHandle<COO>: algorithm binned_rows does not apply to this format");
+  expect_error([&] { (void)A.as<DeviceCsr<double, Device>>(); }, "AnyMatrix::as: the matrix is held as coo");
+}
+
+TEST(SpmvHandleMisuse, DeterministicTransposeIsRefusedBeforeAnyWork) {
+  const auto A = coo_from_host<double, Device>(gen::uniform_random(5, 5, 2, 1), "a");
+  Kokkos::View<double*, Device> x("x", 5), y("y", 5);
+  Kokkos::deep_copy(y, 3.0);
+  SpmvHandle<ExecSpace, CooMatrix<double, Device>> handle;
+  handle.set_deterministic(true);
+  expect_error([&] { handle.require_mode(SpmvMode::transpose); }, "deterministic mode computes N and C only; mode T");
+  expect_error([&] { spmv(ExecSpace(), handle, "H", 1.0, A, x, 0.0, y); }, "deterministic mode computes N and C only; mode H");
+  auto yh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
+  EXPECT_EQ(yh(0), 3.0);  // y untouched
+  EXPECT_FALSE(handle.is_bound());
+}
+
+TEST(SpmvHandleMisuse, CusparseConjugateModeIsRefusedWhereCusparseExists) {
+  if constexpr (Impl::cusparse_spmv_available<ExecSpace>::value) {
+    SpmvHandle<ExecSpace, DeviceCsr<Kokkos::complex<double>, Device>> handle(SpmvAlgorithm::cusparse);
+    expect_error([&] { handle.require_mode(SpmvMode::conjugate); },
+                 "cuSPARSE has no conjugate-without-transpose mode (C) for complex values");
+    SpmvHandle<ExecSpace, DeviceCsr<double, Device>> real_handle(SpmvAlgorithm::cusparse);
+    real_handle.require_mode(SpmvMode::conjugate);  // C is N for real values
+  } else {
+    expect_error([] { SpmvHandle<ExecSpace, CooMatrix<double, Device>> h(SpmvAlgorithm::cusparse); },
+                 "SpmvHandle<COO>: algorithm cusparse does not apply to this format (available here: load_balanced (default))");
+  }
+}
+
+TEST(SpmvRegistry, UnknownKernelNamesTheAvailableOnes) {
+  expect_error([] { (void)find_spmv_kernel<ExecSpace>("bogus"); }, "SpMV kernel 'bogus' is not in this build");
+  expect_error([] { (void)find_spmv_kernel<ExecSpace>("bogus"); }, "available: csr, ");
+  EXPECT_EQ(find_spmv_kernel<ExecSpace>("adcsr").algorithm, SpmvAlgorithm::binned_rows);
+}
+
+}  // namespace
+}  // namespace strata
