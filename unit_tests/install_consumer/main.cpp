@@ -9,7 +9,7 @@ int main(int argc, char** argv) {
   using Exec = Kokkos::DefaultExecutionSpace;
   using Device = Kokkos::Device<Exec, Exec::memory_space>;
   const auto host = strata::gen::poisson2d_5pt(16);
-  const auto A = strata::make_spmv_matrix<double>(Exec(), host, strata::Format::automatic);
+  auto A = strata::make_spmv_matrix<double>(Exec(), host, strata::Format::automatic);
   strata::SpmvHandle<Exec, decltype(A)> handle;
   Kokkos::View<double*, Device> x("consumer::x", host.num_cols), y("consumer::y", host.num_rows);
   Kokkos::deep_copy(x, 1.0);
