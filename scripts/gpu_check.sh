@@ -76,6 +76,8 @@ if [ -f "$dir/executables.tar.gz" ]; then
 fi
 mapfile -t tests < <(find "$search" -type f -perm -u+x -name 'strata_*_tests' | sort)
 cli="$(find "$search" -type f -perm -u+x -name strata | head -n 1)"
+# strata_cli_tests runs the command; its build path does not exist where the executables were unpacked.
+[ -z "$cli" ] || export STRATA_CLI="$cli"
 
 logs="$(mktemp -d)"
 if [ -n "${OUT:-}" ]; then logs="$OUT/gpu_check_logs"; mkdir -p "$logs"; fi

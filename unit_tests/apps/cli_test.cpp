@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -34,13 +35,21 @@ std::ostream& operator<<(std::ostream& stream, const Result& result) {
                 << result.err;
 }
 
+// The strata binary under test: $STRATA_CLI where set (a build run elsewhere,
+// e.g. unpacked on the GPU machine by scripts/gpu_check.sh), else the one this
+// test was built with.
+std::string strata_binary() {
+  const char* given = std::getenv("STRATA_CLI");
+  return given != nullptr && *given != '\0' ? given : STRATA_CLI_PATH;
+}
+
 // Runs the strata binary with `args` in `directory`; stdout and stderr go to
 // files there, so neither can block the other.
 Result run_strata(const std::vector<std::string>& args, const TemporaryDirectory& directory) {
   const std::string out_path = directory.file("stdout.txt");
   const std::string err_path = directory.file("stderr.txt");
   const std::string cwd = directory.path();
-  std::vector<std::string> words = {STRATA_CLI_PATH};
+  std::vector<std::string> words = {strata_binary()};
   words.insert(words.end(), args.begin(), args.end());
   std::vector<char*> argv;
   for (std::string& word : words) argv.push_back(word.data());
@@ -63,7 +72,7 @@ Result run_strata(const std::vector<std::string>& args, const TemporaryDirectory
   Result result;
   int status = 0;
   if (pid < 0 || waitpid(pid, &status, 0) != pid) {
-    ADD_FAILURE() << "could not run " << STRATA_CLI_PATH;
+    ADD_FAILURE() << "could not run " << strata_binary() << " (set STRATA_CLI to the strata binary)";
     return result;
   }
   if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);

@@ -39,11 +39,25 @@ const std::string general_banner = "%%MatrixMarket matrix coordinate real genera
 // Caps the address space while a step that must not allocate much runs, so a
 // regression fails with bad_alloc instead of exhausting the machine. Not under
 // AddressSanitizer, whose shadow memory reserves terabytes of address space.
+// Address space this process has mapped already (VmSize), in bytes; 0 if unknown.
+inline std::uint64_t mapped_bytes() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("VmSize:", 0) == 0) return std::stoull(line.substr(7)) * 1024;  // "VmSize:  123 kB"
+  }
+  return 0;
+}
+
+// Caps further address space at `bytes` beyond what is mapped now: a CUDA
+// process has tens of GiB of virtual address space reserved by the runtime
+// before the test starts, which an absolute cap would leave no room for.
 class AddressSpaceCap {
  public:
   explicit AddressSpaceCap(std::uint64_t bytes) {
     if (STRATA_TEST_UNDER_ASAN) return;
     if (getrlimit(RLIMIT_AS, &saved_) != 0) return;
+    bytes += mapped_bytes();
     rlimit lowered = saved_;
     lowered.rlim_cur = saved_.rlim_max == RLIM_INFINITY ? bytes : std::min<rlim_t>(bytes, saved_.rlim_max);
     applied_ = setrlimit(RLIMIT_AS, &lowered) == 0;
