@@ -40,7 +40,6 @@ const std::vector<OptionSpec> spmv_options = with_options({
 
 struct Options {
   std::vector<SpmvKernel> kernels;
-  bool all_kernels = false;  // --format all: kernels that cannot compute the mode are skipped, with a note
   SpmvMode mode = SpmvMode::normal;
   int vectors = 1;
   SpmvSettings coo;  // omega / autotune / deterministic, for the COO load_balanced kernel only
@@ -50,7 +49,6 @@ struct Options {
 
 struct KernelResult {
   std::string kernel;
-  std::string skipped;  // why the kernel did not run (--format all only)
   std::string chosen;  // the handle's description: format, kernel, parameters, why
   bool verified = false;
   std::string failure;
@@ -87,7 +85,6 @@ std::vector<SpmvKernel> parse_kernels(const std::string& text) {
 Options parse_options(const ParsedArgs& parsed) {
   Options o;
   o.kernels = parse_kernels(parsed.get("--format", "auto"));
-  o.all_kernels = parsed.get("--format", "auto") == "all";
   try {
     o.mode = parse_spmv_mode(parsed.get("--mode", "N"));
   } catch (const Error& e) {
@@ -116,14 +113,6 @@ std::vector<KernelResult> run_kernels(const HostCsr<Value>& host, const Options&
   ExecSpace space;
   std::vector<KernelResult> results;
   for (const auto& kernel : options.kernels) {
-    if (options.all_kernels && kernel.algorithm == SpmvAlgorithm::cusparse && options.mode == SpmvMode::conjugate &&
-        value_traits<Value>::is_complex) {
-      KernelResult r;
-      r.kernel = kernel.name;
-      r.skipped = "cuSPARSE has no conjugate (C) mode for complex values";
-      results.push_back(r);
-      continue;
-    }
     if (progress) std::cerr << "spmv: " << kernel.name << " ...\n";
     measure::SpmvRunOptions run_options;
     if (takes_coo_options(kernel)) run_options.settings = options.coo;
@@ -170,8 +159,7 @@ void print_results(const LoadedMatrix& m, const std::string& value_name, const O
               << ",\"kernels\":[";
     for (std::size_t i = 0; i < results.size(); ++i) {
       const auto& r = results[i];
-      std::cout << (i ? "," : "") << "{\"kernel\":" << json_string(r.kernel) << ",\"skipped\":" << json_string(r.skipped)
-                << ",\"chosen\":" << json_string(r.chosen)
+      std::cout << (i ? "," : "") << "{\"kernel\":" << json_string(r.kernel) << ",\"chosen\":" << json_string(r.chosen)
                 << ",\"verified\":" << (r.verified ? "true" : "false") << ",\"failure\":" << json_string(r.failure)
                 << ",\"max_error_over_bound\":" << r.max_error_over_bound << ",\"setup_seconds\":" << r.setup_seconds
                 << ",\"matrix_bytes\":" << r.matrix_bytes << ",\"median_seconds\":" << r.timing.median_seconds
@@ -191,8 +179,8 @@ void print_results(const LoadedMatrix& m, const std::string& value_name, const O
   std::printf("%-13s %10s %10s %9s %9s %8s %9s %9s  %s\n", "kernel", "median ms", "best ms", "GFLOP/s", "GB/s",
               "of copy", "setup ms", "MB", "verified (max error / bound)");
   for (const auto& r : results) {
-    if (!r.skipped.empty() || r.timing.repetitions == 0) {
-      std::printf("%-13s %s\n", r.kernel.c_str(), r.skipped.empty() ? "NOT RUN (see below)" : ("skipped: " + r.skipped).c_str());
+    if (r.timing.repetitions == 0) {
+      std::printf("%-13s %s\n", r.kernel.c_str(), "NOT RUN (see below)");
       continue;
     }
     std::printf("%-13s %10.4f %10.4f %9.2f %9.1f %7.1f%% %9.2f %9.2f  %s (%.3g)\n", r.kernel.c_str(),
@@ -202,7 +190,6 @@ void print_results(const LoadedMatrix& m, const std::string& value_name, const O
   }
   std::printf("kernels run:\n");
   for (const auto& r : results) {
-    if (!r.skipped.empty()) continue;
     std::printf("  %-11s %s\n", r.kernel.c_str(), r.chosen.c_str());
     if (!r.verified) std::printf("  %-11s FAILED: %s\n", "", r.failure.c_str());
   }
@@ -244,7 +231,7 @@ int spmv_command(const std::vector<std::string>& args) {
   });
   print_results(m, value_name, options, copy, results, json);
   const bool all_verified = std::all_of(results.begin(), results.end(),
-                                        [](const KernelResult& r) { return r.verified || !r.skipped.empty(); });
+                                        [](const KernelResult& r) { return r.verified; });
   if (!all_verified) std::cerr << "strata spmv: verification FAILED for at least one kernel\n";
   return all_verified ? 0 : 1;
 }

@@ -153,8 +153,6 @@ int main(int argc, char** argv) {
     for (const auto& precision : selection.precisions) {
       for (const auto mode : options.modes) {
         for (const auto& kernel : options.kernels) {
-          // cuSPARSE has no conjugate-without-transpose operation.
-          if (kernel.algorithm == strata::SpmvAlgorithm::cusparse && mode == strata::SpmvMode::conjugate) continue;
           // Name: spmv/KERNEL/PRECISION/MODE[xK]/MATRIX (scripts/spmv_report.py reads it).
           std::string name = "spmv/" + kernel.name + "/" + precision + "/" + strata::to_string(mode);
           if (options.vectors > 1) name += "x" + std::to_string(options.vectors);

@@ -44,6 +44,8 @@ def main():
     for b in suite["benchmarks"]:
         name = b.get("run_name", b["name"])
         _, kernel, precision, mode, matrix = name.split("/", 4)
+        # Google Benchmark appends /iterations:N and /manual_time to the run name.
+        matrix = "/".join(p for p in matrix.split("/") if not p.startswith("iterations:") and p != "manual_time")
         if b.get("error_occurred"):
             failures.append(f"{kernel}/{precision}/{mode}/{matrix}: {b.get('error_message', '')}")
             continue

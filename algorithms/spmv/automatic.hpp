@@ -1,20 +1,24 @@
 #pragma once
 // Format::automatic: the format and kernel for this matrix on this device.
 //
-// The rule (choose_spmv_kernel), from the H100 measurements in docs/PERFORMANCE.md:
+// The rule (choose_spmv_kernel), from the H100 suite of 2026-11-23 (25 matrices,
+// modes N and T; docs/PERFORMANCE.md). The format is chosen before the mode is
+// known, so each choice is the kernel with the smallest worst case over N and T:
 //  * rows of even length (row-length std/mean <= 1 and the longest row <= 32 x
-//    the mean) on a device, with at least 2^20 nonzeros: HYB, whose column-major
-//    ELL slots give coalesced loads to a thread per row (poisson3d:160: 93% of
-//    the copy bandwidth, against 70% for the CSR kernels);
-//  * empty matrices, smaller even ones, and even ones on host backends: CSR
-//    with Kokkos Kernels' native kernel, which won 16 of 25 matrices in the
-//    first suite (launch-bound sizes) and every regular one but cyl6;
-//  * irregular rows (std/mean > 1, or a row > 32 x the mean): a kernel that
-//    balances nonzeros rather than rows, since row kernels collapse there (KK
-//    native 15-56x slower on R-MAT and hub rows). Where the build has cuSPARSE:
-//    its CSR kernel from 2^20 nonzeros (the fastest kernel on rmat:22 and
-//    hubs, 1.06-1.16x ahead of cuSPARSE COO), its COO kernel below. Without
-//    cuSPARSE: Strata's load-balanced COO.
+//    the mean) with at least 2^23 nonzeros, on a device: HYB, whose column-major
+//    ELL slots give coalesced loads to a thread per row (poisson3d:160: 1.00x
+//    the best in N, 1.07x in T; 0.77x the time of cuSPARSE CSR). Below 2^23 HYB
+//    lost up to 4.2x in T (TSOPF_RS_b39_c30, 1.1M nonzeros, dense blocks);
+//  * irregular rows (std/mean > 1, or a row > 32 x the mean) with at least
+//    2^20 nonzeros, where cuSPARSE exists: cuSPARSE CSR (the fastest kernel
+//    on rmat:22 and hubs in N and T; the row kernels are 6-56x slower there);
+//  * everything else on a device with cuSPARSE: cuSPARSE COO. These products
+//    are launch-bound (13-40 us on the H100); cuSPARSE COO was within 1.30x of
+//    the best on each of them in N and T and never 1.1x slower than cuSPARSE
+//    CSR, where Kokkos Kernels' CSR, fastest on several in N, lost 2-6x in T
+//    (mhd1280b, w156, young1c);
+//  * host backends, or devices without cuSPARSE: CSR with Kokkos Kernels'
+//    native kernel for even rows, Strata's load-balanced COO for irregular ones.
 // With AutomaticOptions::measure the candidates are timed once instead and the
 // fastest kept; the choice is cached per matrix signature for the process.
 #include <strata/algorithms/spmv.hpp>
@@ -49,21 +53,24 @@ SpmvChoice choose_spmv_kernel(const MatrixStatistics& s) {
   why << "rule: row-length std/mean " << cv << ", longest row " << s.row_length_max << " vs mean "
       << s.row_length_mean;
   constexpr bool on_host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
-  if (s.nnz == 0 || (cv <= 1.0 && !long_row)) {
-    if (!on_host && s.nnz >= (index_type(1) << 20)) {
-      why << ", " << s.nnz << " nonzeros -> even rows, bandwidth-bound: HYB (coalesced ELL)";
-      return {find_spmv_kernel<ExecSpace>("hyb"), why.str()};
-    }
+  constexpr bool with_cusparse = Impl::cusparse_spmv_available<ExecSpace>::value;
+  const bool even = s.nnz == 0 || (cv <= 1.0 && !long_row);
+  if (even && !on_host && s.nnz >= (index_type(1) << 23)) {
+    why << ", " << s.nnz << " nonzeros -> even rows, bandwidth-bound: HYB (coalesced ELL)";
+    return {find_spmv_kernel<ExecSpace>("hyb"), why.str()};
+  }
+  if (!even && with_cusparse && s.nnz >= (index_type(1) << 20)) {
+    why << ", " << s.nnz << " nonzeros -> irregular rows, bandwidth-bound: cuSPARSE CSR (nonzero-balanced)";
+    return {find_spmv_kernel<ExecSpace>("cusparse-csr"), why.str()};
+  }
+  if (with_cusparse) {
+    why << ", " << s.nnz << " nonzeros -> " << (even ? "even" : "irregular")
+        << " rows, launch-bound: cuSPARSE COO (the least worst case over N and T)";
+    return {find_spmv_kernel<ExecSpace>("cusparse-coo"), why.str()};
+  }
+  if (even) {
     why << " -> even rows: CSR row kernel";
     return {find_spmv_kernel<ExecSpace>("csr"), why.str()};
-  }
-  if constexpr (Impl::cusparse_spmv_available<ExecSpace>::value) {
-    if (s.nnz >= (index_type(1) << 20)) {
-      why << ", " << s.nnz << " nonzeros -> irregular rows, bandwidth-bound: cuSPARSE CSR (nonzero-balanced)";
-      return {find_spmv_kernel<ExecSpace>("cusparse-csr"), why.str()};
-    }
-    why << " -> irregular rows: cuSPARSE COO (nonzero-balanced)";
-    return {find_spmv_kernel<ExecSpace>("cusparse-coo"), why.str()};
   }
   why << " -> irregular rows: nonzero-balanced COO";
   return {find_spmv_kernel<ExecSpace>("coo"), why.str()};

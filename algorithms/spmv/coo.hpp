@@ -38,7 +38,6 @@ struct SpmvFormat<ExecSpace, CooMatrix<Value, Device>> {
                    "kernel, not of cusparse");
   }
   static void check_mode(const SpmvSettings& s, SpmvMode mode) {
-    if (!is_load_balanced(s)) check_cusparse_mode(mode, value_traits<value_type>::is_complex);
     STRATA_REQUIRE(!(s.deterministic && is_transposed(mode)),
                    std::string("strata::spmv (COO): deterministic mode computes N and C only; mode ") +
                        to_string(mode) + " scatters with atomics");

@@ -38,9 +38,7 @@ struct SpmvFormat<ExecSpace, KokkosSparse::CrsMatrix<V, O, D, M, S>> {
     return list;
   }
   static void check_settings(const SpmvSettings& s) { refuse_coo_options(name, s); }
-  static void check_mode(const SpmvSettings& s, SpmvMode mode) {
-    if (s.algorithm == SpmvAlgorithm::cusparse) check_cusparse_mode(mode, value_traits<value_type>::is_complex);
-  }
+  static void check_mode(const SpmvSettings&, SpmvMode) {}
   static MatrixIdentity identity(const matrix_type& A) {
     return {A.graph.row_map.data(), 0, static_cast<index_type>(A.numRows()), static_cast<index_type>(A.numCols())};
   }

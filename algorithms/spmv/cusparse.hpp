@@ -38,14 +38,9 @@ struct cusparse_state<Value, ExecSpace, true> {
 template <class Value, class ExecSpace>
 using cusparse_state_t = typename cusparse_state<Value, ExecSpace>::type;
 
-// cuSPARSE computes N, T and H; for real values C is N and H is T, and
-// cusparse_operation_mode maps them so (cuSPARSE refuses H on real types).
-inline void check_cusparse_mode(SpmvMode mode, bool complex_values) {
-  STRATA_REQUIRE(!(complex_values && mode == SpmvMode::conjugate),
-                 "strata::spmv (cusparse): cuSPARSE has no conjugate-without-transpose mode (C) for complex values; "
-                 "use N, T or H, or another algorithm");
-}
-
+// cuSPARSE computes N, T and H. For real values C is N and H is T, and
+// cusparse_operation_mode maps them so (cuSPARSE refuses H on real types); for
+// complex values apply_cusparse computes C as conj(A conj(x)).
 inline SpmvMode cusparse_operation_mode(SpmvMode mode, bool complex_values) {
   if (complex_values) return mode;
   return is_transposed(mode) ? SpmvMode::transpose : SpmvMode::normal;
@@ -63,6 +58,25 @@ void apply_cusparse(CusparseSpmv<Value, ExecSpace>& cs, const ExecSpace& space, 
       return v.span_is_contiguous() && reinterpret_cast<std::uintptr_t>(v.data()) % 16 == 0;
     };
     const std::pair<std::size_t, std::size_t> x_range(0, x.extent(0)), y_range(0, y.extent(0));
+    if constexpr (value_traits<Value>::is_complex) {
+      if (mode == SpmvMode::conjugate) {
+        // cuSPARSE has no conj(A) x; conj(A) x = conj(A conj(x)), with conj(x)
+        // and A conj(x) in the scratch vectors, then y := alpha conj(t) + beta y.
+        auto x_conj = Kokkos::subview(cs.scratch_x(x.extent(0)), x_range);
+        auto t = Kokkos::subview(cs.scratch_y(y.extent(0)), y_range);
+        Kokkos::parallel_for(
+            "strata::cusparse::conjugate_x", Kokkos::RangePolicy<ExecSpace>(space, 0, x.extent(0)),
+            KOKKOS_LAMBDA(const std::size_t i) { x_conj(i) = Kokkos::conj(x(i)); });
+        cs.apply(space, SpmvMode::normal, Value(1), x_conj.data(), Value(0), t.data());
+        const bool beta_zero = beta == Value(0);
+        Kokkos::parallel_for(
+            "strata::cusparse::conjugate_y", Kokkos::RangePolicy<ExecSpace>(space, 0, y.extent(0)),
+            KOKKOS_LAMBDA(const std::size_t i) {
+              y(i) = alpha * Kokkos::conj(t(i)) + (beta_zero ? Value(0) : beta * y(i));
+            });
+        return;
+      }
+    }
     mode = cusparse_operation_mode(mode, value_traits<Value>::is_complex);
     const Value* x_data = x.data();
     if (!usable(x)) {

@@ -35,9 +35,9 @@ inline cusparseOperation_t to_operation(SpmvMode mode) {
     case SpmvMode::normal: return CUSPARSE_OPERATION_NON_TRANSPOSE;
     case SpmvMode::transpose: return CUSPARSE_OPERATION_TRANSPOSE;
     case SpmvMode::conjugate_transpose: return CUSPARSE_OPERATION_CONJUGATE_TRANSPOSE;
-    default: check_cusparse_mode(mode, true);
+    default: break;
   }
-  return CUSPARSE_OPERATION_NON_TRANSPOSE;
+  throw Error("strata::spmv (cusparse): mode C reaches cuSPARSE only through apply_cusparse");
 }
 
 }  // namespace cuda_detail

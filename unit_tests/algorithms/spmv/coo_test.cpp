@@ -40,8 +40,7 @@ TYPED_TEST(CooSpmv, CusparseMatchesReferenceWhereAvailable) {
   if constexpr (Impl::cusparse_spmv_available<ExecSpace>::value) {
     SpmvSettings s;
     s.algorithm = SpmvAlgorithm::cusparse;
-    test::check_every_case<TypeParam, CooMatrix<TypeParam, Device>>(make_coo<TypeParam>, s,
-                                                                    test::modes_of<TypeParam>(SpmvAlgorithm::cusparse));
+    test::check_every_case<TypeParam, CooMatrix<TypeParam, Device>>(make_coo<TypeParam>, s);
   } else {
     EXPECT_THROW((SpmvHandle<ExecSpace, CooMatrix<TypeParam, Device>>(SpmvAlgorithm::cusparse)), Error);
   }

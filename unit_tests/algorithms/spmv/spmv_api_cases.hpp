@@ -36,13 +36,6 @@ inline std::vector<std::pair<std::string, HostCsr<double>>> api_test_matrices() 
 
 inline std::vector<std::string> all_modes() { return {"N", "T", "C", "H"}; }
 
-// What `kernel_algorithm` computes for Value: cuSPARSE has no C for complex values.
-template <class Value>
-std::vector<std::string> modes_of(SpmvAlgorithm kernel_algorithm) {
-  if (kernel_algorithm == SpmvAlgorithm::cusparse && value_traits<Value>::is_complex) return {"N", "T", "H"};
-  return all_modes();
-}
-
 // make(host) returns the matrix in the format under test; it is multiplied
 // through one handle (with `settings`) per matrix, reused for every product.
 template <class Value, class Matrix, class Make>
