@@ -114,7 +114,9 @@ TYPED_TEST(HiSparseEdit, BatchMatchesHostReferenceAndSharesUntouchedSubtrees) {
                               c.log2_block, 0, 0, edited, used_before, shared, rewritten);
     }
     EXPECT_EQ(rewritten + (B.root() ? 1 : 0), report.nodes_written);
-    if (coo.nnz() > 2000) EXPECT_GT(shared, 0);  // larger matrices keep untouched sub-trees
+    if (coo.nnz() > 2000) {
+      EXPECT_GT(shared, 0);  // larger matrices keep untouched sub-trees
+    }
   }
 }
 
