@@ -3,7 +3,8 @@
 // with SpmvAlgorithm::cusparse: the vendor baseline runs behind the same API
 // as Strata's kernels. Only Kokkos::Cuda in builds with STRATA_ENABLE_CUSPARSE
 // has it (cuda/cusparse_cuda.hpp); the trait tells generic code whether it may
-// instantiate it, and cusparse_state_t is an empty placeholder elsewhere.
+// instantiate it; elsewhere a format's state holds cusparse_state_t = NoCusparse, an empty
+// member, since no cuSPARSE descriptor can exist there.
 #include <strata/algorithms/spmv/mode.hpp>
 #include <strata/algorithms/spmv/vectors.hpp>
 #include <strata_config.hpp>
