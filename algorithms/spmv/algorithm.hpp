@@ -16,8 +16,8 @@ enum class SpmvAlgorithm {
   cusparse,       // cuSPARSE SpMV on the same arrays (CSR and COO; CUDA builds with STRATA_ENABLE_CUSPARSE)
   // COO (CooMatrix)
   load_balanced,  // equal nonzero chunks per warp, segmented scan (Flegar & Anzt)
-  // DCSR (DcsrMatrix)
-  row_vectors,    // one vector of lanes per row, lanes from the mean row length
+  // DCSR (DcsrMatrix) and CSR
+  row_vectors,    // one vector of lanes per row, lanes from the mean row length (CSR: T and H over A^T's rows)
   binned_rows,    // ADCSR: rows binned by length, lanes matched to each bin
   // HYB (HybMatrix)
   ell_coo,        // ELL part row by row, then the COO overflow with atomics

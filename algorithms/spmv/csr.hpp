@@ -1,7 +1,10 @@
 #pragma once
 // strata::spmv on KokkosSparse::CrsMatrix (the in-tree baseline format):
-// Kokkos Kernels' native or merge-path kernel, or cuSPARSE on the same arrays.
-// Rank-2 x/y go to Kokkos Kernels' native multi-vector kernel.
+// Kokkos Kernels' native or merge-path kernel, cuSPARSE on the same arrays, or
+// Strata's row kernels (row_vectors: csr_rows.hpp), which keep A^T's structure
+// in the handle for T and H. Rank-2 x/y go to Kokkos Kernels' native
+// multi-vector kernel, or to the row kernels, which multiply every column in one launch.
+#include <strata/algorithms/spmv/csr_rows.hpp>
 #include <strata/algorithms/spmv/cusparse.hpp>
 #include <strata/algorithms/spmv/handle.hpp>
 #include <strata/algorithms/spmv/vectors.hpp>
@@ -27,12 +30,12 @@ struct SpmvFormat<ExecSpace, KokkosSparse::CrsMatrix<V, O, D, M, S>> {
                                        std::is_same_v<std::remove_const_t<S>, int>;
 
   static bool supports(SpmvAlgorithm a) {
-    return a == SpmvAlgorithm::format_default || a == SpmvAlgorithm::kk_native ||
+    return a == SpmvAlgorithm::format_default || a == SpmvAlgorithm::kk_native || a == SpmvAlgorithm::row_vectors ||
            (a == SpmvAlgorithm::kk_merge_path && compat::kk_has_merge_path) ||
            (a == SpmvAlgorithm::cusparse && has_cusparse);
   }
   static std::string algorithm_list() {
-    std::string list = "kk_native (default)";
+    std::string list = "kk_native (default), row_vectors";
     if (compat::kk_has_merge_path) list += ", kk_merge_path";
     if (has_cusparse) list += ", cusparse";
     return list;
@@ -45,14 +48,24 @@ struct SpmvFormat<ExecSpace, KokkosSparse::CrsMatrix<V, O, D, M, S>> {
   static index_type rows(const matrix_type& A) { return A.numRows(); }
   static index_type cols(const matrix_type& A) { return A.numCols(); }
 
+  using offset_type = typename matrix_type::size_type;
+  using ordinal_type = typename matrix_type::ordinal_type;
+  using device_type = typename matrix_type::device_type;
+
   struct State {
     SpmvAlgorithm algorithm = SpmvAlgorithm::kk_native;
     TypeKeyedCache kk_plans;  // one Kokkos Kernels plan per (x, y) type
     cusparse_state_t<value_type, ExecSpace> cusparse;
+    int lanes = 1;  // row_vectors
+    CsrTransposedStructure<std::remove_const_t<offset_type>, std::remove_const_t<ordinal_type>, device_type>
+        transposed;  // row_vectors, built on the first T or H product
   };
 
   static void analyze(const ExecSpace&, const SpmvSettings& s, const matrix_type& A, State& state) {
     state.algorithm = s.algorithm == SpmvAlgorithm::format_default ? SpmvAlgorithm::kk_native : s.algorithm;
+    if (state.algorithm == SpmvAlgorithm::row_vectors) {
+      state.lanes = lanes_for_mean_length(A.numRows() > 0 ? static_cast<double>(A.nnz()) / A.numRows() : 0.0);
+    }
     if constexpr (has_cusparse) {
       if (state.algorithm == SpmvAlgorithm::cusparse) {
         state.cusparse = CusparseSpmv<value_type, ExecSpace>::csr(A.numRows(), A.numCols(), A.nnz(),
@@ -75,13 +88,46 @@ struct SpmvFormat<ExecSpace, KokkosSparse::CrsMatrix<V, O, D, M, S>> {
         return;
       }
     }
+    if (state.algorithm == SpmvAlgorithm::row_vectors) {
+      apply_rows(space, state, mode, alpha, A, x, beta, y);
+      return;
+    }
     using Plan = compat::KkSpmvPlan<ExecSpace, matrix_type, XView, YView>;
     const auto algorithm = state.algorithm == SpmvAlgorithm::kk_merge_path ? compat::KkSpmvAlgorithm::merge_path
                                                                             : compat::KkSpmvAlgorithm::native;
     state.kk_plans.template get<Plan>(algorithm).apply(space, to_string(mode), alpha, A, x, beta, y);
   }
 
-  static std::string describe(const SpmvSettings&, const State& state) { return to_string(state.algorithm); }
+  static std::string describe(const SpmvSettings&, const State& state) {
+    if (state.algorithm != SpmvAlgorithm::row_vectors) return to_string(state.algorithm);
+    std::string d = "row_vectors(lanes=" + std::to_string(state.lanes);
+    if (state.transposed.built) d += ", transposed lanes=" + std::to_string(state.transposed.lanes);
+    return d + ")";
+  }
+
+ private:
+  template <class XView, class YView>
+  static void apply_rows(const ExecSpace& space, State& state, SpmvMode mode, value_type alpha, const matrix_type& A,
+                         const XView& x, value_type beta, const YView& y) {
+    // BLAS semantics: alpha = 0 reads neither A nor x.
+    if (alpha == value_type(0)) {
+      scale_output(space, beta, y);
+      return;
+    }
+    const bool conjugate = is_conjugated(mode);
+    if (!is_transposed(mode)) {
+      launch_csr_rows<false>(space, A.graph.row_map, A.graph.entries, A.graph.row_map, A.values, A.numRows(),
+                             state.lanes, conjugate, alpha, x, beta, y);
+      return;
+    }
+    auto& t = state.transposed;
+    if (!t.built) {
+      t = transpose_csr_structure<std::remove_const_t<offset_type>, std::remove_const_t<ordinal_type>, device_type>(
+          A.graph.row_map, A.graph.entries, A.numRows(), A.numCols());
+    }
+    launch_csr_rows<true>(space, t.row_map, t.rows, t.positions, A.values, A.numCols(), t.lanes, conjugate, alpha, x,
+                          beta, y);
+  }
 };
 
 }  // namespace strata::Impl

@@ -68,7 +68,7 @@ void launch_dcsr_rows(const ExecSpace& space, const DcsrView<Value, Device>& A, 
                       Value beta, const YView& y, const Kokkos::View<const int*, Device>& row_list, int first,
                       int count, int lanes, bool conjugate) {
   if (count == 0) return;
-  const auto teams = dcsr_row_teams(space, count, lanes);
+  const auto teams = row_teams(space, count, lanes);
   DcsrRowProduct<Value, Device, XView, YView> f{A, x, y, alpha, beta, row_list, first, count, conjugate};
   Kokkos::parallel_for("strata::dcsr::spmv", teams.policy(), f);
 }
@@ -124,7 +124,7 @@ struct SpmvFormat<ExecSpace, DcsrMatrix<Value, Device>> {
   static void analyze(const ExecSpace&, const SpmvSettings& s, const matrix_type& A, State& state) {
     state.binned = s.algorithm == SpmvAlgorithm::binned_rows;
     if (!state.binned) {
-      state.lanes = dcsr_lanes_for_mean_length(A.num_rows() > 0 ? static_cast<double>(A.nnz()) / A.num_rows() : 0.0);
+      state.lanes = lanes_for_mean_length(A.num_rows() > 0 ? static_cast<double>(A.nnz()) / A.num_rows() : 0.0);
       return;
     }
     auto bins = dcsr_bin_rows(A.view().row_sizes);

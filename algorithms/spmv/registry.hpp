@@ -28,6 +28,8 @@ std::vector<SpmvKernel> spmv_kernels() {
   if (compat::kk_has_merge_path) {
     k.push_back({"csr-merge", Format::csr, SpmvAlgorithm::kk_merge_path, false, "CSR, Kokkos Kernels merge path"});
   }
+  k.push_back({"csr-rows", Format::csr, SpmvAlgorithm::row_vectors, false,
+               "CSR, Strata row kernel (one launch; T and H over A^T's rows kept by the handle)"});
   if (cusparse) k.push_back({"cusparse-csr", Format::csr, SpmvAlgorithm::cusparse, false, "CSR, cuSPARSE"});
   k.push_back({"coo", Format::coo, SpmvAlgorithm::load_balanced, false, "COO, Strata load-balanced kernel"});
   if (cusparse) k.push_back({"cusparse-coo", Format::coo, SpmvAlgorithm::cusparse, false, "COO, cuSPARSE"});

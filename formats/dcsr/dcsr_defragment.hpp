@@ -23,8 +23,8 @@ void gather_dcsr_rows(const DcsrView<Value, Device>& A, const Kokkos::View<int*,
   Kokkos::parallel_reduce(
       "strata::dcsr::nnz", Kokkos::RangePolicy<ExecSpace>(0, n),
       KOKKOS_LAMBDA(const int r, index_type& sum) { sum += sizes(r); }, total);
-  const int lanes = dcsr_lanes_for_mean_length(n > 0 ? static_cast<double>(total) / n : 0.0);
-  const auto teams = dcsr_row_teams(ExecSpace(), n, lanes);
+  const int lanes = lanes_for_mean_length(n > 0 ? static_cast<double>(total) / n : 0.0);
+  const auto teams = row_teams(ExecSpace(), n, lanes);
   using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   Kokkos::parallel_for(
       "strata::dcsr::gather_rows", teams.policy(), KOKKOS_LAMBDA(const member_type& member) {

@@ -1,7 +1,7 @@
 #pragma once
-// Row-level scheduling shared by the DCSR kernels: the ADCSR length bins and
-// the team shape that gives each row a vector of lanes.
+// The ADCSR length bins (the team shape of the row kernels is core/row_teams.hpp).
 #include <strata/core/index.hpp>
+#include <strata/core/row_teams.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -29,14 +29,6 @@ KOKKOS_INLINE_FUNCTION int dcsr_length_bin(int length) {
 
 // Lanes per row for a bin: about one lane per entry, at most a warp.
 inline int dcsr_bin_lanes(int bin) { return bin <= 0 ? 1 : (bin >= 5 ? 32 : (1 << bin)); }
-
-// Lanes per row for rows of mean length `mean`: the power of two at or below
-// it, between 1 and 32.
-inline int dcsr_lanes_for_mean_length(double mean) {
-  int lanes = 1;
-  while (lanes < 32 && 2.0 * lanes <= mean) lanes *= 2;
-  return lanes;
-}
 
 // Rows listed bin after bin, in index order within a bin; offsets[b] is the
 // first position of bin b (dcsr_length_bin_count + 1 entries).
@@ -74,30 +66,6 @@ DcsrRowBins<Device> dcsr_bin_rows(const Kokkos::View<int*, Device>& row_sizes) {
         });
   }
   return bins;
-}
-
-// A team policy in which every team thread owns one row and `lanes` vector
-// lanes work on its entries. Host backends get one row per team and one lane.
-template <class ExecSpace>
-struct DcsrRowTeams {
-  ExecSpace space;
-  int league = 0;
-  int rows_per_team = 1;
-  int lanes = 1;
-  Kokkos::TeamPolicy<ExecSpace> policy() const {
-    return Kokkos::TeamPolicy<ExecSpace>(space, league, rows_per_team, lanes);
-  }
-};
-
-template <class ExecSpace>
-DcsrRowTeams<ExecSpace> dcsr_row_teams(const ExecSpace& space, index_type rows, int lanes) {
-  constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
-  DcsrRowTeams<ExecSpace> t;
-  t.lanes = host ? 1 : lanes;
-  t.rows_per_team = host ? 1 : (128 / t.lanes > 1 ? 128 / t.lanes : 1);
-  t.space = space;
-  t.league = static_cast<int>((rows + t.rows_per_team - 1) / t.rows_per_team);
-  return t;
 }
 
 }  // namespace strata

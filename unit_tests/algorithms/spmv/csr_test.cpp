@@ -31,6 +31,12 @@ TYPED_TEST(CsrSpmv, MergePathMatchesReferenceWhereAvailable) {
   test::check_every_case<TypeParam, DeviceCsr<TypeParam, Device>>(make_csr<TypeParam>, s);
 }
 
+TYPED_TEST(CsrSpmv, StrataRowKernelsMatchReferenceEverywhere) {
+  SpmvSettings s;
+  s.algorithm = SpmvAlgorithm::row_vectors;
+  test::check_every_case<TypeParam, DeviceCsr<TypeParam, Device>>(make_csr<TypeParam>, s);
+}
+
 TYPED_TEST(CsrSpmv, CusparseMatchesReferenceWhereAvailable) {
   using Handle = SpmvHandle<ExecSpace, DeviceCsr<TypeParam, Device>>;
   if constexpr (!Impl::cusparse_spmv_available<ExecSpace>::value) {
@@ -69,6 +75,44 @@ TEST(CsrSpmvHandChecked, TwoByThree) {
   EXPECT_EQ(vh(0), 1.0);
   EXPECT_EQ(vh(1), 3.0);
   EXPECT_EQ(vh(2), 2.0);
+}
+
+// The row kernels keep A^T's structure, not its values: new values in A are
+// used by the next transposed product.
+TEST(CsrSpmvRows, TransposedProductReadsTheCurrentValues) {
+  const auto host = gen::uniform_random(70, 45, 5, 3);
+  auto A = make_csr(host);
+  SpmvHandle<ExecSpace, DeviceCsr<double, Device>> handle(SpmvAlgorithm::row_vectors);
+  Kokkos::View<double*, Device> x("x", 70), y("y", 45);
+  Kokkos::deep_copy(x, 1.0);
+  strata::spmv(ExecSpace(), handle, "T", 1.0, A, x, 0.0, y);
+  EXPECT_NE(handle.describe().find("transposed lanes="), std::string::npos) << handle.describe();
+  Kokkos::deep_copy(A.values, 2.0);  // every entry 2: y(j) = 2 x (entries in column j)
+  strata::spmv(ExecSpace(), handle, "T", 1.0, A, x, 0.0, y);
+  const auto yh = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), y);
+  std::vector<double> expected(45, 0.0);
+  for (index_type r = 0; r < host.num_rows; ++r) {
+    for (auto p = host.row_offsets[r]; p < host.row_offsets[r + 1]; ++p) expected[host.cols[p]] += 2.0;
+  }
+  for (int j = 0; j < 45; ++j) EXPECT_EQ(yh(j), expected[j]) << "column " << j;
+}
+
+// A column index outside the matrix is refused when A^T is built, naming the
+// entry, instead of being written out of bounds.
+TEST(CsrSpmvRows, TransposedProductRefusesAColumnIndexOutsideTheMatrix) {
+  auto A = make_csr(gen::uniform_random(20, 10, 3, 4));
+  auto entries = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), A.graph.entries);
+  entries(5) = 10;
+  Kokkos::deep_copy(A.graph.entries, entries);
+  SpmvHandle<ExecSpace, DeviceCsr<double, Device>> handle(SpmvAlgorithm::row_vectors);
+  Kokkos::View<double*, Device> x("x", 20), y("y", 10);
+  try {
+    strata::spmv(ExecSpace(), handle, "T", 1.0, A, x, 0.0, y);
+    FAIL() << "a column index of 10 in a 20 x 10 matrix was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("entry 5 has column index 10, outside [0, 10)"), std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace

@@ -1,0 +1,42 @@
+#pragma once
+// The team shape of the row kernels (DCSR, Strata's CSR rows): every team
+// thread owns one row and a vector of lanes works on its entries.
+#include <strata/core/index.hpp>
+
+#include <Kokkos_Core.hpp>
+
+namespace strata {
+
+// Lanes per row for rows of mean length `mean`: the power of two at or below
+// it, between 1 and 32 (a warp), so that short rows do not idle lanes.
+inline int lanes_for_mean_length(double mean) {
+  int lanes = 1;
+  while (lanes < 32 && 2.0 * lanes <= mean) lanes *= 2;
+  return lanes;
+}
+
+// A team policy with one row per team thread and `lanes` vector lanes, 128
+// threads per team on devices. Host backends get one row per team and one lane.
+template <class ExecSpace>
+struct RowTeams {
+  ExecSpace space;
+  int league = 0;
+  int rows_per_team = 1;
+  int lanes = 1;
+  Kokkos::TeamPolicy<ExecSpace> policy() const {
+    return Kokkos::TeamPolicy<ExecSpace>(space, league, rows_per_team, lanes);
+  }
+};
+
+template <class ExecSpace>
+RowTeams<ExecSpace> row_teams(const ExecSpace& space, index_type rows, int lanes) {
+  constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
+  RowTeams<ExecSpace> t;
+  t.lanes = host ? 1 : lanes;
+  t.rows_per_team = host ? 1 : (128 / t.lanes > 1 ? 128 / t.lanes : 1);
+  t.space = space;
+  t.league = static_cast<int>((rows + t.rows_per_team - 1) / t.rows_per_team);
+  return t;
+}
+
+}  // namespace strata
