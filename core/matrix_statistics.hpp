@@ -9,7 +9,8 @@
 namespace strata {
 
 // Structure of a matrix as `strata info` reports it; regularity (std/mean of
-// row lengths) is what decides between row-based and nonzero-balanced kernels.
+// row lengths, and of column lengths for transposed products, which run over
+// the columns) is what decides between row-based and nonzero-balanced kernels.
 struct MatrixStatistics {
   index_type num_rows = 0;
   index_type num_cols = 0;
@@ -20,6 +21,9 @@ struct MatrixStatistics {
   index_type row_length_max = 0;
   index_type empty_rows = 0;
   index_type bandwidth = 0;  // max |i - j| over the entries
+  double col_length_mean = 0.0;
+  double col_length_std = 0.0;
+  index_type col_length_max = 0;
 };
 
 template <class Value>
@@ -43,6 +47,16 @@ MatrixStatistics compute_statistics(const HostCsr<Value>& A) {
   }
   s.row_length_mean = static_cast<double>(s.nnz) / static_cast<double>(A.num_rows);
   s.row_length_std = std::sqrt(std::max(0.0, sum_sq / A.num_rows - s.row_length_mean * s.row_length_mean));
+  if (A.num_cols == 0) return s;
+  std::vector<index_type> col_lengths(static_cast<std::size_t>(A.num_cols), 0);
+  for (index_type k = 0; k < s.nnz; ++k) ++col_lengths[static_cast<std::size_t>(A.cols[k])];
+  double col_sum_sq = 0.0;
+  for (const index_type len : col_lengths) {
+    s.col_length_max = std::max(s.col_length_max, len);
+    col_sum_sq += static_cast<double>(len) * static_cast<double>(len);
+  }
+  s.col_length_mean = static_cast<double>(s.nnz) / static_cast<double>(A.num_cols);
+  s.col_length_std = std::sqrt(std::max(0.0, col_sum_sq / A.num_cols - s.col_length_mean * s.col_length_mean));
   return s;
 }
 

@@ -4,19 +4,25 @@
 // The rule (choose_spmv_kernel), from the H100 suite of 2026-11-23 (25 matrices,
 // modes N and T; docs/PERFORMANCE.md). The format is chosen before the mode is
 // known, so each choice is the kernel with the smallest worst case over N and T:
-//  * rows of even length (row-length std/mean <= 1 and the longest row <= 32 x
-//    the mean) with at least 2^23 nonzeros, on a device: HYB, whose column-major
+//  * rows and columns of even length (length std/mean <= 1 and the longest <=
+//    32 x the mean, for rows and for columns: T runs over the columns) with at least 2^23 nonzeros, on a device: HYB, whose column-major
 //    ELL slots give coalesced loads to a thread per row (poisson3d:160: 1.00x
-//    the best in N, 1.07x in T; 0.77x the time of cuSPARSE CSR). Below 2^23 HYB
-//    lost up to 4.2x in T (TSOPF_RS_b39_c30, 1.1M nonzeros, dense blocks);
-//  * irregular rows (std/mean > 1, or a row > 32 x the mean) with at least
+//    the best in N, 1.07x in T; 0.77x the time of cuSPARSE CSR);
+//  * even rows below 2^23 nonzeros, on a device: CSR with Strata's row kernels
+//    (csr-rows). These products are launch-bound (13-40 us on the H100); the
+//    row kernel is one launch with beta inside, in T over A^T's rows kept by the
+//    handle, where every other kernel pays a scale pass and atomics (cuSPARSE
+//    COO, the previous choice here, was up to 1.30x the best; Kokkos Kernels'
+//    CSR, fastest on several in N, lost 2-6x in T: mhd1280b, w156, young1c).
+//    Even columns are required: TSOPF_RS_b39_c30 has even rows but a column
+//    of 30002 entries (std/mean 21.5), a row of A^T the row kernel runs on
+//    one vector (714 us in T against cuSPARSE's 99 us);
+//  * irregular rows or columns (std/mean > 1, or one > 32 x the mean) with at least
 //    2^20 nonzeros, where cuSPARSE exists: cuSPARSE CSR (the fastest kernel
 //    on rmat:22 and hubs in N and T; the row kernels are 6-56x slower there);
-//  * everything else on a device with cuSPARSE: cuSPARSE COO. These products
-//    are launch-bound (13-40 us on the H100); cuSPARSE COO was within 1.30x of
-//    the best on each of them in N and T and never 1.1x slower than cuSPARSE
-//    CSR, where Kokkos Kernels' CSR, fastest on several in N, lost 2-6x in T
-//    (mhd1280b, w156, young1c);
+//  * irregular rows or columns below 2^20 on a device with cuSPARSE: cuSPARSE COO, whose
+//    nonzero-balanced chunks do not wait on one long row (a row kernel lost
+//    4-15x on adder_dcop_05 and rajat01);
 //  * host backends, or devices without cuSPARSE: CSR with Kokkos Kernels'
 //    native kernel for even rows, Strata's load-balanced COO for irregular ones.
 // With AutomaticOptions::measure the candidates are timed once instead and the
@@ -44,35 +50,46 @@ struct SpmvChoice {
   std::string reason;
 };
 
+// Lengths spread little (std/mean <= 1) and none is over 32 x the mean.
+inline bool even_lengths(double mean, double std, index_type longest) {
+  if (mean <= 0) return true;
+  return std / mean <= 1.0 && static_cast<double>(longest) <= 32.0 * mean;
+}
+
 template <class ExecSpace>
 SpmvChoice choose_spmv_kernel(const MatrixStatistics& s) {
-  const double cv = s.row_length_mean > 0 ? s.row_length_std / s.row_length_mean : 0.0;
-  const bool long_row = s.row_length_mean > 0 && static_cast<double>(s.row_length_max) > 32.0 * s.row_length_mean;
   std::ostringstream why;
   why.precision(3);
-  why << "rule: row-length std/mean " << cv << ", longest row " << s.row_length_max << " vs mean "
-      << s.row_length_mean;
+  why << "rule: row length std/mean " << (s.row_length_mean > 0 ? s.row_length_std / s.row_length_mean : 0.0)
+      << ", longest " << s.row_length_max << " vs mean " << s.row_length_mean << "; column length std/mean "
+      << (s.col_length_mean > 0 ? s.col_length_std / s.col_length_mean : 0.0) << ", longest " << s.col_length_max
+      << " vs mean " << s.col_length_mean;
   constexpr bool on_host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
   constexpr bool with_cusparse = Impl::cusparse_spmv_available<ExecSpace>::value;
-  const bool even = s.nnz == 0 || (cv <= 1.0 && !long_row);
+  // Rows and columns both: T and H run over the columns.
+  const bool even = s.nnz == 0 || (even_lengths(s.row_length_mean, s.row_length_std, s.row_length_max) &&
+                                   even_lengths(s.col_length_mean, s.col_length_std, s.col_length_max));
   if (even && !on_host && s.nnz >= (index_type(1) << 23)) {
-    why << ", " << s.nnz << " nonzeros -> even rows, bandwidth-bound: HYB (coalesced ELL)";
+    why << ", " << s.nnz << " nonzeros -> even rows and columns, bandwidth-bound: HYB (coalesced ELL)";
     return {find_spmv_kernel<ExecSpace>("hyb"), why.str()};
   }
   if (!even && with_cusparse && s.nnz >= (index_type(1) << 20)) {
-    why << ", " << s.nnz << " nonzeros -> irregular rows, bandwidth-bound: cuSPARSE CSR (nonzero-balanced)";
+    why << ", " << s.nnz << " nonzeros -> irregular rows or columns, bandwidth-bound: cuSPARSE CSR (nonzero-balanced)";
     return {find_spmv_kernel<ExecSpace>("cusparse-csr"), why.str()};
   }
+  if (even && !on_host) {
+    why << ", " << s.nnz << " nonzeros -> even rows and columns, launch-bound: Strata CSR rows (one launch in every mode)";
+    return {find_spmv_kernel<ExecSpace>("csr-rows"), why.str()};
+  }
   if (with_cusparse) {
-    why << ", " << s.nnz << " nonzeros -> " << (even ? "even" : "irregular")
-        << " rows, launch-bound: cuSPARSE COO (the least worst case over N and T)";
+    why << ", " << s.nnz << " nonzeros -> irregular rows or columns, launch-bound: cuSPARSE COO (nonzero-balanced)";
     return {find_spmv_kernel<ExecSpace>("cusparse-coo"), why.str()};
   }
   if (even) {
-    why << " -> even rows: CSR row kernel";
+    why << " -> even rows and columns: CSR, Kokkos Kernels' row kernel";
     return {find_spmv_kernel<ExecSpace>("csr"), why.str()};
   }
-  why << " -> irregular rows: nonzero-balanced COO";
+  why << " -> irregular rows or columns: nonzero-balanced COO";
   return {find_spmv_kernel<ExecSpace>("coo"), why.str()};
 }
 

@@ -96,7 +96,7 @@ TEST(HostCsr, ConvertValuesWidensRealToComplex) {
 }
 
 TEST(MatrixStatistics, HandCheckedSmallMatrix) {
-  // rows of lengths 2, 1, 0, 1 in a 4 x 4 matrix; entry (3, 0) has |i - j| = 3.
+  // Rows of lengths 2, 1, 0, 1 in a 4 x 4 matrix; entry (3, 0) has |i - j| = 3.
   HostCoo<double> coo(4, 4);
   coo.push_back(0, 0, 1.0);
   coo.push_back(0, 1, 1.0);
@@ -110,6 +110,10 @@ TEST(MatrixStatistics, HandCheckedSmallMatrix) {
   EXPECT_EQ(s.row_length_max, 2);
   EXPECT_EQ(s.empty_rows, 1);
   EXPECT_EQ(s.bandwidth, 3);
+  // Columns of lengths 2, 2, 0, 0.
+  EXPECT_DOUBLE_EQ(s.col_length_mean, 1.0);
+  EXPECT_DOUBLE_EQ(s.col_length_std, 1.0);
+  EXPECT_EQ(s.col_length_max, 2);
   const auto f = format_footprints(s);
   ASSERT_EQ(f.size(), 2u);
   EXPECT_DOUBLE_EQ(f[0].bytes_per_nnz_double, 16.0);

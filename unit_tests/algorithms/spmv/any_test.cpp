@@ -31,10 +31,12 @@ TEST(AnyMatrixSpmv, EveryRegistryKernelMatchesReferenceEverywhere) {
 }
 
 TEST(AnyMatrixSpmv, AutomaticRuleFollowsRowRegularity) {
-  // Small matrices: CSR for even rows where there is no cuSPARSE; cuSPARSE's COO for both where there is.
-  constexpr bool with_cusparse = Impl::cusparse_spmv_available<ExecSpace>::value;
+  // Small matrices: CSR for even rows (Strata's row kernels on devices, Kokkos Kernels' on hosts),
+  // COO for irregular ones (cuSPARSE's where there is cuSPARSE, else Strata's).
+  constexpr bool on_host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, ExecSpace::memory_space>::accessible;
   const auto regular = make_spmv_matrix<double>(ExecSpace(), gen::poisson3d_7pt(10), Format::automatic);
-  EXPECT_EQ(regular.format(), with_cusparse ? Format::coo : Format::csr);
+  EXPECT_EQ(regular.format(), Format::csr);
+  EXPECT_EQ(regular.hint().algorithm, on_host ? SpmvAlgorithm::kk_native : SpmvAlgorithm::row_vectors);
   EXPECT_NE(regular.hint().reason.find("even rows"), std::string::npos) << regular.hint().reason;
   const auto irregular = make_spmv_matrix<double>(ExecSpace(), gen::rmat({12, 16, 0.57, 0.19, 0.19, 3}), Format::automatic);
   EXPECT_EQ(irregular.format(), Format::coo);
@@ -62,7 +64,7 @@ TEST(AnyMatrixSpmv, AutomaticRuleBranches) {
   constexpr bool with_cusparse = Impl::cusparse_spmv_available<ExecSpace>::value;
   const index_type big = index_type(1) << 24, small = index_type(1) << 16;
   const index_type medium = index_type(1) << 21;  // bandwidth-bound, but HYB lost there in T
-  const std::string small_kernel = with_cusparse ? "cusparse-coo" : "csr";
+  const std::string small_kernel = on_host ? "csr" : "csr-rows";
   EXPECT_EQ(choose_spmv_kernel<ExecSpace>(stats(big / 8, big, 1.0, 10)).kernel.name, on_host ? "csr" : "hyb");
   EXPECT_EQ(choose_spmv_kernel<ExecSpace>(stats(medium / 8, medium, 1.0, 10)).kernel.name, small_kernel);
   EXPECT_EQ(choose_spmv_kernel<ExecSpace>(stats(small / 8, small, 1.0, 10)).kernel.name, small_kernel);
@@ -74,6 +76,14 @@ TEST(AnyMatrixSpmv, AutomaticRuleBranches) {
   EXPECT_EQ(long_row.kernel.name, with_cusparse ? "cusparse-coo" : "coo") << long_row.reason;
   EXPECT_NE(spread.reason.find("irregular rows"), std::string::npos) << spread.reason;
   EXPECT_NE(long_row.reason.find("irregular rows"), std::string::npos) << long_row.reason;
+  // Even rows, but one column of 30000 entries (TSOPF_RS_b39_c30): A^T's rows are not even.
+  auto long_column_stats = stats(small / 8, small, 1.0, 10);
+  long_column_stats.col_length_mean = 8.0;
+  long_column_stats.col_length_std = 170.0;
+  long_column_stats.col_length_max = 30000;
+  const auto long_column = choose_spmv_kernel<ExecSpace>(long_column_stats);
+  EXPECT_EQ(long_column.kernel.name, with_cusparse ? "cusparse-coo" : "coo") << long_column.reason;
+  EXPECT_NE(long_column.reason.find("longest 30000"), std::string::npos) << long_column.reason;
 }
 
 TEST(AnyMatrixSpmv, TimedChoiceIsACandidateAndIsCachedPerSignature) {
