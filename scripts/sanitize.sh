@@ -6,17 +6,27 @@
 # STRATA_WARNINGS=ON and prints how many compiler warnings it saw.
 #
 # Usage: scripts/sanitize.sh [extra cmake arguments...]
+#   (CI adds -DSTRATA_WARNINGS_AS_ERRORS=ON: a warning fails the build.)
 # Environment: STRATA_SANITIZE_BUILD_DIR (default build-asan), STRATA_BUILD_JOBS,
-# STRATA_MATRIX_DIR (real matrices, default ../shared/matrices), CXX.
+# STRATA_MATRIX_DIR (real matrices, default ../shared/matrices), CXX; ccache as in
+# scripts/build.sh (STRATA_CCACHE=0 turns it off).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck source=scripts/cache_env.sh
+source "$root/scripts/cache_env.sh"
+strata_cache_env
+launcher=()
+if [ -n "$ccache_launcher" ]; then
+  launcher=("-DCMAKE_CXX_COMPILER_LAUNCHER=$ccache_launcher")
+  export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$root}"
+fi
 build="${STRATA_SANITIZE_BUILD_DIR:-$root/build-asan}"
 jobs="${STRATA_BUILD_JOBS:-$(nproc)}"
 matrix_dir="${STRATA_MATRIX_DIR:-$root/../shared/matrices}"
 sanitizers="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 
 start=$(date +%s)
-cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo "${launcher[@]}" \
   -DCMAKE_CXX_FLAGS="$sanitizers" -DCMAKE_EXE_LINKER_FLAGS="$sanitizers" \
   -DCMAKE_SHARED_LINKER_FLAGS="$sanitizers" -DSTRATA_MATRIX_DIR="$matrix_dir" \
   -DSTRATA_ENABLE_TESTS=ON -DSTRATA_ENABLE_BENCHMARKS=ON -DSTRATA_WARNINGS=ON "$@"
