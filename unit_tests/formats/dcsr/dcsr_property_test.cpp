@@ -90,7 +90,9 @@ void check_insertion_case(std::uint64_t seed, int& inserted, int& refused) {
       test::expect_same_rows(test::rows_of(A), want);
     }
     ASSERT_LE(A.allocated(), A.capacity());
-    if (p.max_capacity > 0) ASSERT_LE(A.capacity(), p.max_capacity);
+    if (p.max_capacity > 0) {
+      ASSERT_LE(A.capacity(), p.max_capacity);
+    }
     if (::testing::Test::HasFatalFailure()) return;
   }
 }
