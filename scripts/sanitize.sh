@@ -27,8 +27,8 @@ matrix_dir="${STRATA_MATRIX_DIR:-$root/../shared/matrices}"
 sanitizers="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 
 start=$(date +%s)
-# -O1 -g1: what the sanitizers need for usable reports (line numbers, stack traces), at half the
-# compile time of -O2 -g on the template-heavy SpMV translation units.
+# -O1 -g1: what the sanitizers need for usable reports (line numbers, stack traces). On 2 cores it
+# compiled about 1.5x faster than -O2 -g (69% of the targets in 15 min against 71% in 23 min).
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG" \
   "${launcher[@]}" \
   -DCMAKE_CXX_FLAGS="$sanitizers" -DCMAKE_EXE_LINKER_FLAGS="$sanitizers" \
