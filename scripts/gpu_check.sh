@@ -12,6 +12,12 @@
 #   --sanitizer-filter F     gtest filter under compute-sanitizer (default '*/1.*:*HandChecked*':
 #                            the typed tests for double and the hand-checked cases; '*' for all).
 #                            The real-matrix tests do not run under the sanitizers.
+#   --sanitizer-tests GLOB   which test executables run under the sanitizers (default '*'; e.g.
+#                            'strata_spmv_tests' alone: racecheck of its default filter takes
+#                            about 5 minutes, so a full racecheck pass needs two commands)
+#   --property-cases N       seeded cases of each randomized property test under the sanitizers
+#                            (STRATA_PROPERTY_CASES; default 100 of the 1500-5000 the plain run has:
+#                            every launch costs milliseconds under compute-sanitizer)
 #   --tools LIST             sanitizer tools, comma-separated (default memcheck,racecheck,synccheck,initcheck)
 #   --steps LIST             which steps: tests,cli,sanitizer (default all three); e.g. run
 #                            '--steps tests,cli' and '--steps sanitizer' as two commands when one
@@ -31,7 +37,7 @@ set -uo pipefail
 default_sanitizer_filter='*/1.*:*HandChecked*'
 dir=".carry/gpu" matrix_dir="" filter='*' sanitizer_filter="$default_sanitizer_filter"
 tools="memcheck,racecheck,synccheck,initcheck" steps="tests,cli,sanitizer" step_timeout=300 cli_matrices=3
-time_budget=540
+time_budget=540 property_cases=100 sanitizer_tests='*'
 usage() { sed -n '2,/^set -uo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//' >&2; exit 2; }
 positional=0
 while [ $# -gt 0 ]; do
@@ -39,6 +45,8 @@ while [ $# -gt 0 ]; do
     --matrix-dir) matrix_dir="$2"; shift 2 ;;
     --filter) filter="$2"; shift 2 ;;
     --sanitizer-filter) sanitizer_filter="$2"; shift 2 ;;
+    --property-cases) property_cases="$2"; shift 2 ;;
+    --sanitizer-tests) sanitizer_tests="$2"; shift 2 ;;
     --tools) tools="$2"; shift 2 ;;
     --steps) steps="$2"; shift 2 ;;
     --step-timeout) step_timeout="$2"; shift 2 ;;
@@ -197,6 +205,9 @@ if wants sanitizer; then
     for tool in "${tool_list[@]}"; do
       for t in "${tests[@]}"; do
         [[ "$(basename "$t")" != *real_matrix* ]] || continue
+        # shellcheck disable=SC2053  # a glob on purpose
+        [[ "$(basename "$t")" == $sanitizer_tests ]] || continue
+        STRATA_PROPERTY_CASES="$property_cases" \
         step "$tool:$(basename "$t")" compute-sanitizer --tool "$tool" --error-exitcode 86 --print-limit 50 \
              "$t" --gtest_filter="$sanitizer_filter" --gtest_brief=1
       done

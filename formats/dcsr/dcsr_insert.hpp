@@ -17,6 +17,10 @@ enum class DuplicatePolicy {
   keep_separate,  // a repeated (row, col) becomes one more entry of the row
   sum             // a repeated (row, col) is added to the one entry of that coordinate
 };
+// Under `sum`, a row that already holds several entries of a column (left by
+// keep_separate batches) gets the batch's sum added to one of them; which one
+// depends on the order in which the device placed them, so the stored entries
+// may differ from run to run while the matrix they mean (their sum) does not.
 
 namespace Impl {
 

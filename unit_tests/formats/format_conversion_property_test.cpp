@@ -12,6 +12,8 @@
 #include <strata/formats/dcsr/dcsr_convert.hpp>
 #include <strata/formats/hisparse/hisparse_convert.hpp>
 
+#include "property_support.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -27,9 +29,7 @@ namespace {
 using ExecSpace = Kokkos::DefaultExecutionSpace;
 using Device = Kokkos::Device<ExecSpace, ExecSpace::memory_space>;
 
-int uniform(std::mt19937_64& random, int low, int high) {
-  return std::uniform_int_distribution<int>(low, high)(random);
-}
+using test::uniform;
 
 // A matrix of case `seed` without duplicate coordinates; values are small
 // multiples of 1/2 (exact in every value type), zeros included.
@@ -82,7 +82,7 @@ TYPED_TEST_SUITE(FormatConversionProperties, PropertyValueTypes);
 
 TYPED_TEST(FormatConversionProperties, EveryFormatGivesTheMatrixBack) {
   using Value = TypeParam;
-  constexpr std::uint64_t cases = 1500;
+  const std::uint64_t cases = test::property_cases(1500);
   std::size_t entries = 0;
   for (std::uint64_t seed = 1; seed <= cases; ++seed) {
     SCOPED_TRACE("seed " + std::to_string(seed));

@@ -5,6 +5,7 @@
 // An insertion the growth limit refuses must leave the matrix as it was.
 // A failure names its seed, which reproduces it alone.
 #include "formats/dcsr/dcsr_test_support.hpp"
+#include "property_support.hpp"
 
 #include <strata/core/generators.hpp>
 
@@ -27,9 +28,7 @@ class DcsrInsertionProperties : public ::testing::Test {};
 using PropertyValueTypes = ::testing::Types<double, Kokkos::complex<float>>;
 TYPED_TEST_SUITE(DcsrInsertionProperties, PropertyValueTypes);
 
-int uniform(std::mt19937_64& random, int low, int high) {
-  return std::uniform_int_distribution<int>(low, high)(random);
-}
+using test::uniform;
 
 // The parameters of case `seed`: tight pools and few segments are frequent, so
 // that rows overflow their slack and the pool grows (or hits its limit) many times.
@@ -98,7 +97,7 @@ void check_insertion_case(std::uint64_t seed, int& inserted, int& refused) {
 }
 
 TYPED_TEST(DcsrInsertionProperties, NoEntryLostOverThousandsOfRandomInsertions) {
-  constexpr std::uint64_t cases = 5000;
+  const std::uint64_t cases = test::property_cases(5000);
   int inserted = 0, refused = 0;
   for (std::uint64_t seed = 1; seed <= cases; ++seed) {
     check_insertion_case<TypeParam>(seed, inserted, refused);
