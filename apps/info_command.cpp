@@ -41,7 +41,7 @@ int info_command(const std::vector<std::string>& args) {
   const LoadedMatrix m = load_matrix(source, &std::cerr, matrix_load_options(parsed));
   const MatrixStatistics s = m.is_complex ? statistics_of(m.complex) : statistics_of(m.real);
   const auto footprints = format_footprints(s);
-  const double irregularity = s.row_length_mean > 0 ? s.row_length_std / s.row_length_mean : 0.0;
+  const double irregularity = s.row_length_cv();
   const auto hisparse_stats =
       m.is_complex ? hisparse::compute_hisparse_statistics(m.complex) : hisparse::compute_hisparse_statistics(m.real);
 

@@ -24,6 +24,11 @@ struct MatrixStatistics {
   double col_length_mean = 0.0;
   double col_length_std = 0.0;
   index_type col_length_max = 0;
+
+  // Spread of the lengths, std/mean (0 for an empty matrix): the irregularity
+  // that the automatic SpMV rule and `strata info` report.
+  double row_length_cv() const { return row_length_mean > 0 ? row_length_std / row_length_mean : 0.0; }
+  double col_length_cv() const { return col_length_mean > 0 ? col_length_std / col_length_mean : 0.0; }
 };
 
 template <class Value>

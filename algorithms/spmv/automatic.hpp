@@ -51,24 +51,23 @@ struct SpmvChoice {
 };
 
 // Lengths spread little (std/mean <= 1) and none is over 32 x the mean.
-inline bool even_lengths(double mean, double std, index_type longest) {
+inline bool even_lengths(double mean, double cv, index_type longest) {
   if (mean <= 0) return true;
-  return std / mean <= 1.0 && static_cast<double>(longest) <= 32.0 * mean;
+  return cv <= 1.0 && static_cast<double>(longest) <= 32.0 * mean;
 }
 
 template <class ExecSpace>
 SpmvChoice choose_spmv_kernel(const MatrixStatistics& s) {
   std::ostringstream why;
   why.precision(3);
-  why << "rule: row length std/mean " << (s.row_length_mean > 0 ? s.row_length_std / s.row_length_mean : 0.0)
-      << ", longest " << s.row_length_max << " vs mean " << s.row_length_mean << "; column length std/mean "
-      << (s.col_length_mean > 0 ? s.col_length_std / s.col_length_mean : 0.0) << ", longest " << s.col_length_max
+  why << "rule: row length std/mean " << s.row_length_cv() << ", longest " << s.row_length_max << " vs mean " << s.row_length_mean << "; column length std/mean "
+      << s.col_length_cv() << ", longest " << s.col_length_max
       << " vs mean " << s.col_length_mean;
   constexpr bool on_host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
   constexpr bool with_cusparse = Impl::cusparse_spmv_available<ExecSpace>::value;
   // Rows and columns both: T and H run over the columns.
-  const bool even = s.nnz == 0 || (even_lengths(s.row_length_mean, s.row_length_std, s.row_length_max) &&
-                                   even_lengths(s.col_length_mean, s.col_length_std, s.col_length_max));
+  const bool even = s.nnz == 0 || (even_lengths(s.row_length_mean, s.row_length_cv(), s.row_length_max) &&
+                                   even_lengths(s.col_length_mean, s.col_length_cv(), s.col_length_max));
   if (even && !on_host && s.nnz >= (index_type(1) << 23)) {
     why << ", " << s.nnz << " nonzeros -> even rows and columns, bandwidth-bound: HYB (coalesced ELL)";
     return {find_spmv_kernel<ExecSpace>("hyb"), why.str()};

@@ -114,6 +114,10 @@ TEST(MatrixStatistics, HandCheckedSmallMatrix) {
   EXPECT_DOUBLE_EQ(s.col_length_mean, 1.0);
   EXPECT_DOUBLE_EQ(s.col_length_std, 1.0);
   EXPECT_EQ(s.col_length_max, 2);
+  EXPECT_DOUBLE_EQ(s.row_length_cv(), std::sqrt(0.5));
+  EXPECT_DOUBLE_EQ(s.col_length_cv(), 1.0);
+  EXPECT_DOUBLE_EQ(MatrixStatistics{}.row_length_cv(), 0.0);  // empty: no division by zero
+  EXPECT_DOUBLE_EQ(MatrixStatistics{}.col_length_cv(), 0.0);
   const auto f = format_footprints(s);
   ASSERT_EQ(f.size(), 2u);
   EXPECT_DOUBLE_EQ(f[0].bytes_per_nnz_double, 16.0);
