@@ -76,6 +76,14 @@ TEST(AnyMatrixSpmv, AutomaticRuleBranches) {
   EXPECT_EQ(long_row.kernel.name, with_cusparse ? "cusparse-coo" : "coo") << long_row.reason;
   EXPECT_NE(spread.reason.find("irregular rows"), std::string::npos) << spread.reason;
   EXPECT_NE(long_row.reason.find("irregular rows"), std::string::npos) << long_row.reason;
+  // The edges of "even": std/mean 1.2 and a longest row of 8 x the mean are even, a little more is not.
+  const index_type rows = small / 8;  // mean 8
+  EXPECT_EQ(choose_spmv_kernel<ExecSpace>(stats(rows, small, 1.2 * 8, 64)).kernel.name, small_kernel);
+  const auto wide_spread = choose_spmv_kernel<ExecSpace>(stats(rows, small, 1.21 * 8, 64));
+  const auto row_of_65 = choose_spmv_kernel<ExecSpace>(stats(rows, small, 0.5, 65));
+  EXPECT_EQ(wide_spread.kernel.name, with_cusparse ? "cusparse-coo" : "coo") << wide_spread.reason;
+  EXPECT_EQ(row_of_65.kernel.name, with_cusparse ? "cusparse-coo" : "coo") << row_of_65.reason;
+  EXPECT_NE(row_of_65.reason.find("longest 65 vs mean 8"), std::string::npos) << row_of_65.reason;
   // Even rows, but one column of 30000 entries (TSOPF_RS_b39_c30): A^T's rows are not even.
   auto long_column_stats = stats(small / 8, small, 1.0, 10);
   long_column_stats.col_length_mean = 8.0;
