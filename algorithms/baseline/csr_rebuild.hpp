@@ -2,6 +2,7 @@
 // The update baseline DCSR is measured against: merge the batch into a CSR
 // matrix by re-forming it, A := A + B, with Kokkos Kernels' sparse add
 // (entries of equal coordinates are summed).
+// Kernels are named functors, not extended lambdas: see docs/BACKENDS.md, "Extended lambdas".
 #include <strata/core/kokkos_crs.hpp>
 #include <strata/formats/dcsr/dcsr_batch.hpp>
 
@@ -9,6 +10,16 @@
 #include <KokkosSparse_spadd.hpp>
 
 namespace strata::baseline {
+
+// The batch's values in the row-grouped order of its CSR matrix B.
+template <class BatchValues, class ValueView, class Source>
+struct CsrRebuildGather {
+  BatchValues b_values;
+  ValueView values;
+  Source source;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int i) const { b_values(i) = values(source(i)); }
+};
 
 template <class Value, class ExecSpace>
 class CsrRebuild {
@@ -34,9 +45,9 @@ class CsrRebuild {
     typename matrix_type::values_type::non_const_type b_values(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::csr_rebuild::batch_values"), n);
     const auto source = g.source;
-    Kokkos::parallel_for(
-        "strata::csr_rebuild::gather", Kokkos::RangePolicy<ExecSpace>(0, n),
-        KOKKOS_LAMBDA(const int i) { b_values(i) = values(source(i)); });
+    using gather_type = CsrRebuildGather<decltype(b_values), ValueView, decltype(g.source)>;
+    Kokkos::parallel_for("strata::csr_rebuild::gather", Kokkos::RangePolicy<ExecSpace>(0, n),
+                         gather_type{b_values, values, source});
     const matrix_type B("strata::csr_rebuild::batch", A_.numRows(), A_.numCols(), n, b_values, g.offsets, g.cols);
     using handle_type = KokkosKernels::Experimental::KokkosKernelsHandle<int, int, Value, ExecSpace,
                                                                          typename ExecSpace::memory_space,

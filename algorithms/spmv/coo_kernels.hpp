@@ -4,6 +4,7 @@
 // changes; the CUDA specialisation (cuda/coo_kernels_cuda.hpp) gives each chunk
 // to a warp with strided lanes, register partial sums, a warp vote and the
 // warp segmented scan. Both flush one sum per row segment per chunk.
+// Kernels are named functors, not extended lambdas: see docs/BACKENDS.md, "Extended lambdas".
 #include <strata/algorithms/spmv/coo_chunking.hpp>
 #include <strata/algorithms/spmv/vectors.hpp>
 #include <strata/core/atomic_add.hpp>
@@ -53,29 +54,40 @@ struct CooRowSink<Value, YView, BoundaryPartials, ExecSpace, true> {
   }
 };
 
+// The portable chunk kernel: one thread per chunk.
+template <class Value, class Coo, class XView, class Sink>
+struct CooChunkProduct {
+  CooChunking chunking;
+  Coo A;
+  XView x;
+  Sink sink;
+  bool conjugate_values;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t chunk) const {
+    const std::int64_t b = chunking.begin(chunk);
+    const std::int64_t e = chunking.end(chunk);
+    int row = A.rows(b);
+    Value sum{};
+    for (std::int64_t k = b; k < e; ++k) {
+      const int r = A.rows(k);
+      if (r != row) {
+        sink.flush(chunk, row, sum);
+        row = r;
+        sum = Value{};
+      }
+      sum += conjugate_if(A.values(k), conjugate_values) * x(A.cols(k));
+    }
+    sink.flush(chunk, row, sum);
+  }
+};
+
 template <class ExecSpace>
 struct CooSpmvChunkKernel {
   template <class Value, class Coo, class XView, class Sink>
   static void run(const ExecSpace& space, const Coo& A, const XView& x, const Sink& sink, const CooChunking& chunking,
                   bool conjugate_values) {
-    Kokkos::parallel_for(
-        "strata::coo_spmv::chunks", Kokkos::RangePolicy<ExecSpace>(space, 0, chunking.num_chunks),
-        KOKKOS_LAMBDA(const std::int64_t chunk) {
-          const std::int64_t b = chunking.begin(chunk);
-          const std::int64_t e = chunking.end(chunk);
-          int row = A.rows(b);
-          Value sum{};
-          for (std::int64_t k = b; k < e; ++k) {
-            const int r = A.rows(k);
-            if (r != row) {
-              sink.flush(chunk, row, sum);
-              row = r;
-              sum = Value{};
-            }
-            sum += conjugate_if(A.values(k), conjugate_values) * x(A.cols(k));
-          }
-          sink.flush(chunk, row, sum);
-        });
+    Kokkos::parallel_for("strata::coo_spmv::chunks", Kokkos::RangePolicy<ExecSpace>(space, 0, chunking.num_chunks),
+                         CooChunkProduct<Value, Coo, XView, Sink>{chunking, A, x, sink, conjugate_values});
   }
 };
 

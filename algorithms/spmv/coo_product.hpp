@@ -3,6 +3,7 @@
 // and, in deterministic mode, the per-chunk boundary slots with their rows
 // (computed once, at analysis). Everything a repeated product needs, so a
 // product is the chunk kernel plus at most one fix-up pass.
+// Kernels are named functors, not extended lambdas: see docs/BACKENDS.md, "Extended lambdas".
 #include <strata/algorithms/spmv/coo_kernels.hpp>
 #include <strata/core/device_info.hpp>
 #include <strata/core/error.hpp>
@@ -13,13 +14,23 @@
 namespace strata::Impl {
 
 template <class ExecSpace, class Value, class Device, class XView, class YView>
+struct CooScatterTransposed {
+  CooView<Value, Device> A;
+  Value alpha;
+  XView x;
+  YView y;
+  bool conjugate_values;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t k) const {
+    atomic_add<ExecSpace>(&y(A.cols(k)), alpha * conjugate_if(A.values(k), conjugate_values) * x(A.rows(k)));
+  }
+};
+
+template <class ExecSpace, class Value, class Device, class XView, class YView>
 void coo_scatter_transposed(const ExecSpace& space, const CooView<Value, Device>& A, const Value& alpha,
                             const XView& x, const YView& y, bool conjugate_values) {
-  Kokkos::parallel_for(
-      "strata::coo_spmv::transposed", Kokkos::RangePolicy<ExecSpace>(space, 0, A.nnz()),
-      KOKKOS_LAMBDA(const std::int64_t k) {
-        atomic_add<ExecSpace>(&y(A.cols(k)), alpha * conjugate_if(A.values(k), conjugate_values) * x(A.rows(k)));
-      });
+  Kokkos::parallel_for("strata::coo_spmv::transposed", Kokkos::RangePolicy<ExecSpace>(space, 0, A.nnz()),
+                       CooScatterTransposed<ExecSpace, Value, Device, XView, YView>{A, alpha, x, y, conjugate_values});
 }
 
 // The multi-vector products (rank-2 x and y, atomic mode). One thread per
@@ -29,30 +40,61 @@ void coo_scatter_transposed(const ExecSpace& space, const CooView<Value, Device>
 // once per column. A thread keeps its chunk's running row sum for its column
 // and flushes it with one atomic per row segment.
 template <class ExecSpace, class Value, class Device, class XView, class YView>
+struct CooChunkMultivectorProduct {
+  CooView<Value, Device> A;
+  CooChunking chunking;
+  Value alpha;
+  XView x;
+  YView y;
+  bool conjugate_values;
+  std::int64_t columns;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t t) const {
+    const std::int64_t chunk = t / columns;
+    const std::int64_t j = t % columns;
+    const std::int64_t b = chunking.begin(chunk);
+    const std::int64_t e = chunking.end(chunk);
+    int row = A.rows(b);
+    Value sum{};
+    for (std::int64_t k = b; k < e; ++k) {
+      const int r = A.rows(k);
+      if (r != row) {
+        atomic_add<ExecSpace>(&y(row, j), alpha * sum);
+        row = r;
+        sum = Value{};
+      }
+      sum += conjugate_if(A.values(k), conjugate_values) * x(A.cols(k), j);
+    }
+    atomic_add<ExecSpace>(&y(row, j), alpha * sum);
+  }
+};
+
+template <class ExecSpace, class Value, class Device, class XView, class YView>
 void coo_chunks_multivector(const ExecSpace& space, const CooView<Value, Device>& A, const CooChunking& chunking,
                             const Value& alpha, const XView& x, const YView& y, bool conjugate_values) {
   const std::int64_t columns = static_cast<std::int64_t>(x.extent(1));
   Kokkos::parallel_for(
       "strata::coo_spmv::chunks_multivector", Kokkos::RangePolicy<ExecSpace>(space, 0, chunking.num_chunks * columns),
-      KOKKOS_LAMBDA(const std::int64_t t) {
-        const std::int64_t chunk = t / columns;
-        const std::int64_t j = t % columns;
-        const std::int64_t b = chunking.begin(chunk);
-        const std::int64_t e = chunking.end(chunk);
-        int row = A.rows(b);
-        Value sum{};
-        for (std::int64_t k = b; k < e; ++k) {
-          const int r = A.rows(k);
-          if (r != row) {
-            atomic_add<ExecSpace>(&y(row, j), alpha * sum);
-            row = r;
-            sum = Value{};
-          }
-          sum += conjugate_if(A.values(k), conjugate_values) * x(A.cols(k), j);
-        }
-        atomic_add<ExecSpace>(&y(row, j), alpha * sum);
-      });
+      CooChunkMultivectorProduct<ExecSpace, Value, Device, XView, YView>{A, chunking, alpha, x, y, conjugate_values,
+                                                                         columns});
 }
+
+// One thread per (entry, column), columns fastest.
+template <class ExecSpace, class Value, class Device, class XView, class YView>
+struct CooScatterTransposedMultivector {
+  CooView<Value, Device> A;
+  Value alpha;
+  XView x;
+  YView y;
+  bool conjugate_values;
+  std::int64_t columns;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t t) const {
+    const std::int64_t k = t / columns;
+    const std::int64_t j = t % columns;
+    atomic_add<ExecSpace>(&y(A.cols(k), j), alpha * conjugate_if(A.values(k), conjugate_values) * x(A.rows(k), j));
+  }
+};
 
 template <class ExecSpace, class Value, class Device, class XView, class YView>
 void coo_scatter_transposed_multivector(const ExecSpace& space, const CooView<Value, Device>& A, const Value& alpha,
@@ -60,41 +102,60 @@ void coo_scatter_transposed_multivector(const ExecSpace& space, const CooView<Va
   const std::int64_t columns = static_cast<std::int64_t>(x.extent(1));
   Kokkos::parallel_for(
       "strata::coo_spmv::transposed_multivector", Kokkos::RangePolicy<ExecSpace>(space, 0, A.nnz() * columns),
-      KOKKOS_LAMBDA(const std::int64_t t) {
-        const std::int64_t k = t / columns;
-        const std::int64_t j = t % columns;
-        atomic_add<ExecSpace>(&y(A.cols(k), j), alpha * conjugate_if(A.values(k), conjugate_values) * x(A.rows(k), j));
-      });
+      CooScatterTransposedMultivector<ExecSpace, Value, Device, XView, YView>{A, alpha, x, y, conjugate_values,
+                                                                              columns});
 }
+
+// Each boundary row is owned by the first chunk that holds it, which adds the
+// partial sums of all chunks holding it in chunk order: a fixed order, so the
+// result does not depend on scheduling.
+template <class Value, class Device, class YView>
+struct CooBoundaryRowAdd {
+  CooBoundaryPartials<Value, Device> p;
+  std::int64_t num_chunks;
+  Value alpha;
+  YView y;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t c) const {
+    auto add_row_from = [&](const int row, Value total) {
+      for (std::int64_t v = c + 1; v < num_chunks && p.first_row(v) == row; ++v) {
+        total += p.first_sum(v);
+        if (p.last_row(v) != row) break;
+      }
+      y(row) += alpha * total;
+    };
+    const int first = p.first_row(c);
+    const bool owns_first = c == 0 || p.last_row(c - 1) != first;
+    if (owns_first) {
+      if (p.last_row(c) == first) {
+        add_row_from(first, p.first_sum(c));
+      } else {
+        y(first) += alpha * p.first_sum(c);
+      }
+    }
+    if (p.last_row(c) != first) add_row_from(p.last_row(c), p.last_sum(c));
+  }
+};
 
 template <class ExecSpace, class Value, class Device, class YView>
 void coo_add_boundary_rows(const ExecSpace& space, const CooBoundaryPartials<Value, Device>& p,
                            std::int64_t num_chunks, const Value& alpha, const YView& y) {
-  // Each boundary row is owned by the first chunk that holds it, which adds the
-  // partial sums of all chunks holding it in chunk order: a fixed order, so the
-  // result does not depend on scheduling.
-  Kokkos::parallel_for(
-      "strata::coo_spmv::boundary_rows", Kokkos::RangePolicy<ExecSpace>(space, 0, num_chunks),
-      KOKKOS_LAMBDA(const std::int64_t c) {
-        auto add_row_from = [&](const int row, Value total) {
-          for (std::int64_t v = c + 1; v < num_chunks && p.first_row(v) == row; ++v) {
-            total += p.first_sum(v);
-            if (p.last_row(v) != row) break;
-          }
-          y(row) += alpha * total;
-        };
-        const int first = p.first_row(c);
-        const bool owns_first = c == 0 || p.last_row(c - 1) != first;
-        if (owns_first) {
-          if (p.last_row(c) == first) {
-            add_row_from(first, p.first_sum(c));
-          } else {
-            y(first) += alpha * p.first_sum(c);
-          }
-        }
-        if (p.last_row(c) != first) add_row_from(p.last_row(c), p.last_sum(c));
-      });
+  Kokkos::parallel_for("strata::coo_spmv::boundary_rows", Kokkos::RangePolicy<ExecSpace>(space, 0, num_chunks),
+                       CooBoundaryRowAdd<Value, Device, YView>{p, num_chunks, alpha, y});
 }
+
+// Deterministic mode: the rows a chunk's boundary slots belong to, fixed at analysis.
+template <class Value, class Device>
+struct CooChunkBoundaryRows {
+  CooBoundaryPartials<Value, Device> partials;
+  CooChunking chunking;
+  CooView<Value, Device> A;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t c) const {
+    partials.first_row(c) = A.rows(chunking.begin(c));
+    partials.last_row(c) = A.rows(chunking.end(c) - 1);
+  }
+};
 
 template <class ExecSpace, class Value, class Device>
 struct CooProduct {
@@ -125,10 +186,7 @@ struct CooProduct {
       const CooChunking chunking = p.chunking;
       Kokkos::parallel_for(
           "strata::coo_spmv::chunk_rows", Kokkos::RangePolicy<ExecSpace>(space, 0, chunking.num_chunks),
-          KOKKOS_LAMBDA(const std::int64_t c) {
-            partials.first_row(c) = A.rows(chunking.begin(c));
-            partials.last_row(c) = A.rows(chunking.end(c) - 1);
-          });
+          CooChunkBoundaryRows<Value, Device>{partials, chunking, A});
     }
     return p;
   }

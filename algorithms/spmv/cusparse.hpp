@@ -5,6 +5,7 @@
 // has it (cuda/cusparse_cuda.hpp); the trait tells generic code whether it may
 // instantiate it; elsewhere a format's state holds cusparse_state_t = NoCusparse, an empty
 // member, since no cuSPARSE descriptor can exist there.
+// Kernels are named functors, not extended lambdas: see docs/BACKENDS.md, "Extended lambdas".
 #include <strata/algorithms/spmv/mode.hpp>
 #include <strata/algorithms/spmv/vectors.hpp>
 #include <strata_config.hpp>
@@ -47,6 +48,29 @@ inline SpmvMode cusparse_operation_mode(SpmvMode mode, bool complex_values) {
   return is_transposed(mode) ? SpmvMode::transpose : SpmvMode::normal;
 }
 
+// The passes around cuSPARSE's A conj(x) that give conj(A) x = conj(A conj(x))
+// for complex values (cuSPARSE has no conj(A) x): conj(x) before, y after.
+template <class XConjView, class XView>
+struct CusparseConjugateX {
+  XConjView x_conj;
+  XView x;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::size_t i) const { x_conj(i) = Kokkos::conj(x(i)); }
+};
+
+template <class Value, class TView, class YView>
+struct CusparseConjugateResult {
+  YView y;
+  Value alpha;
+  TView t;
+  bool beta_zero;
+  Value beta;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::size_t i) const {
+    y(i) = alpha * Kokkos::conj(t(i)) + (beta_zero ? Value(0) : beta * y(i));
+  }
+};
+
 // Runs cs on any rank-1 or rank-2 x and y: columns one by one, through
 // contiguous scratch where a vector is strided or not 16-byte aligned.
 template <class Value, class ExecSpace, class XView, class YView>
@@ -65,16 +89,12 @@ void apply_cusparse(CusparseSpmv<Value, ExecSpace>& cs, const ExecSpace& space, 
         // and A conj(x) in the scratch vectors, then y := alpha conj(t) + beta y.
         auto x_conj = Kokkos::subview(cs.scratch_x(x.extent(0)), x_range);
         auto t = Kokkos::subview(cs.scratch_y(y.extent(0)), y_range);
-        Kokkos::parallel_for(
-            "strata::cusparse::conjugate_x", Kokkos::RangePolicy<ExecSpace>(space, 0, x.extent(0)),
-            KOKKOS_LAMBDA(const std::size_t i) { x_conj(i) = Kokkos::conj(x(i)); });
+        Kokkos::parallel_for("strata::cusparse::conjugate_x", Kokkos::RangePolicy<ExecSpace>(space, 0, x.extent(0)),
+                             CusparseConjugateX<decltype(x_conj), XView>{x_conj, x});
         cs.apply(space, SpmvMode::normal, Value(1), x_conj.data(), Value(0), t.data());
         const bool beta_zero = beta == Value(0);
-        Kokkos::parallel_for(
-            "strata::cusparse::conjugate_y", Kokkos::RangePolicy<ExecSpace>(space, 0, y.extent(0)),
-            KOKKOS_LAMBDA(const std::size_t i) {
-              y(i) = alpha * Kokkos::conj(t(i)) + (beta_zero ? Value(0) : beta * y(i));
-            });
+        Kokkos::parallel_for("strata::cusparse::conjugate_y", Kokkos::RangePolicy<ExecSpace>(space, 0, y.extent(0)),
+                             CusparseConjugateResult<Value, decltype(t), YView>{y, alpha, t, beta_zero, beta});
         return;
       }
     }

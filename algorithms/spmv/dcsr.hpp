@@ -7,6 +7,7 @@
 // row lengths at product time, so results stay right after insertions; call
 // SpmvHandle::reanalyze to refit lanes and bins. Rank-2 x/y: every row
 // multiplies all columns in one launch. T and H scatter into y with atomics.
+// Kernels are named functors, not extended lambdas: see docs/BACKENDS.md, "Extended lambdas".
 #include <strata/algorithms/spmv/handle.hpp>
 #include <strata/algorithms/spmv/vectors.hpp>
 #include <strata/core/atomic_add.hpp>
@@ -75,25 +76,38 @@ void launch_dcsr_rows(const ExecSpace& space, const DcsrView<Value, Device>& A, 
 
 // y := alpha * op(A)^T-style scatter: every live entry (r, c) adds to y(c).
 template <class ExecSpace, class Value, class Device, class XView, class YView>
+struct DcsrScatterTransposed {
+  DcsrView<Value, Device> A;
+  Value alpha;
+  XView x;
+  YView y;
+  bool conjugate;
+  std::size_t columns;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int r) const {
+    int remaining = A.row_sizes(r);
+    for (int s = 0; s < A.max_segments && remaining > 0; ++s) {
+      const int begin = A.segment_begin(r, s);
+      const int capacity = A.segment_end(r, s) - begin;
+      const int length = capacity < remaining ? capacity : remaining;
+      for (int p = 0; p < length; ++p) {
+        const Value a = alpha * conjugate_if(A.values(begin + p), conjugate);
+        for (std::size_t j = 0; j < columns; ++j) {
+          atomic_add<ExecSpace>(&vector_at(y, A.cols(begin + p), j), a * vector_at(x, r, j));
+        }
+      }
+      remaining -= length;
+    }
+  }
+};
+
+template <class ExecSpace, class Value, class Device, class XView, class YView>
 void dcsr_scatter_transposed(const ExecSpace& space, const DcsrView<Value, Device>& A, Value alpha, const XView& x,
                              const YView& y, bool conjugate) {
   const std::size_t columns = column_count(y);
   Kokkos::parallel_for(
-      "strata::dcsr::spmv_transposed", Kokkos::RangePolicy<ExecSpace>(space, 0, A.num_rows), KOKKOS_LAMBDA(const int r) {
-        int remaining = A.row_sizes(r);
-        for (int s = 0; s < A.max_segments && remaining > 0; ++s) {
-          const int begin = A.segment_begin(r, s);
-          const int capacity = A.segment_end(r, s) - begin;
-          const int length = capacity < remaining ? capacity : remaining;
-          for (int p = 0; p < length; ++p) {
-            const Value a = alpha * conjugate_if(A.values(begin + p), conjugate);
-            for (std::size_t j = 0; j < columns; ++j) {
-              atomic_add<ExecSpace>(&vector_at(y, A.cols(begin + p), j), a * vector_at(x, r, j));
-            }
-          }
-          remaining -= length;
-        }
-      });
+      "strata::dcsr::spmv_transposed", Kokkos::RangePolicy<ExecSpace>(space, 0, A.num_rows),
+      DcsrScatterTransposed<ExecSpace, Value, Device, XView, YView>{A, alpha, x, y, conjugate, columns});
 }
 
 template <class ExecSpace, class Value, class Device>

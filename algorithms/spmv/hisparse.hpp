@@ -5,6 +5,7 @@
 // and scale factor fold into the mode and alpha, so A^T costs what A costs.
 // Not tuned: the dynamic scheduler (scheduler/) has to beat it. Rank-2 x/y are
 // multiplied column by column.
+// Kernels are named functors, not extended lambdas: see docs/BACKENDS.md, "Extended lambdas".
 #include <strata/algorithms/spmv/handle.hpp>
 #include <strata/algorithms/spmv/vectors.hpp>
 #include <strata/core/atomic_add.hpp>
@@ -14,47 +15,66 @@
 
 namespace strata::Impl {
 
+// One team per leaf; b is log2 of the block size, d the block size.
+template <class ExecSpace, class Value, class Device, class XView, class YView>
+struct HiSparseLeafProduct {
+  using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  Kokkos::View<hisparse::offset_type*, Device> refs;
+  Kokkos::View<index_type*, Device> row0, col0;
+  int b;
+  int d;
+  hisparse::HiSparseRef<Value, Device> R;
+  Value alpha;
+  bool conjugate;
+  bool transpose;
+  XView x;
+  YView y;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
+    using namespace hisparse;
+    const index_type leaf = team.league_rank();
+    const offset_type ref = refs(leaf);
+    const NodeType t = type_of(ref);
+    const unsigned char* node = R.bytes() + offset_of(ref);
+    const std::uint32_t count = *reinterpret_cast<const std::uint32_t*>(node);
+    const offset_type payload = payload_offset(t, count, b, sizeof(Value));
+    const index_type r0 = row0(leaf), c0 = col0(leaf);
+    auto add = [&](index_type r, index_type c, const Value& v) {
+      const Value a = alpha * conjugate_if(v, conjugate);
+      if (transpose) {
+        atomic_add<ExecSpace>(&y(c), a * x(r));
+      } else {
+        atomic_add<ExecSpace>(&y(r), a * x(c));
+      }
+    };
+    if (t == leaf_dense) {
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, d * d), [&](int slot) {
+        if ((node[dense_mask_offset() + slot / 8] >> (slot % 8)) & 1u) {
+          add(r0 + slot / d, c0 + slot % d, *reinterpret_cast<const Value*>(node + payload + slot * sizeof(Value)));
+        }
+      });
+    } else {
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count), [&](std::uint32_t k) {
+        add(r0 + node[node_header_bytes + 2 * k], c0 + node[node_header_bytes + 2 * k + 1],
+            *reinterpret_cast<const Value*>(node + payload + k * sizeof(Value)));
+      });
+    }
+  }
+};
+
 template <class ExecSpace, class Value, class Device, class XView, class YView>
 void hisparse_leaf_products(const ExecSpace& space, const hisparse::HiSparseRef<Value, Device>& R,
                             const hisparse::LeafList<Device>& leaves, bool transpose, bool conjugate, Value alpha,
                             const XView& x, const YView& y) {
   using team_policy = Kokkos::TeamPolicy<ExecSpace>;
-  using namespace hisparse;
   const auto refs = leaves.refs;
   const auto row0 = leaves.row0, col0 = leaves.col0;
   const int b = R.log2_block;
   const int d = 1 << b;
   Kokkos::parallel_for(
       "strata::hisparse::spmv_leaves", team_policy(space, leaves.size, Kokkos::AUTO),
-      KOKKOS_LAMBDA(const typename team_policy::member_type& team) {
-        const index_type leaf = team.league_rank();
-        const offset_type ref = refs(leaf);
-        const NodeType t = type_of(ref);
-        const unsigned char* node = R.bytes() + offset_of(ref);
-        const std::uint32_t count = *reinterpret_cast<const std::uint32_t*>(node);
-        const offset_type payload = payload_offset(t, count, b, sizeof(Value));
-        const index_type r0 = row0(leaf), c0 = col0(leaf);
-        auto add = [&](index_type r, index_type c, const Value& v) {
-          const Value a = alpha * conjugate_if(v, conjugate);
-          if (transpose) {
-            atomic_add<ExecSpace>(&y(c), a * x(r));
-          } else {
-            atomic_add<ExecSpace>(&y(r), a * x(c));
-          }
-        };
-        if (t == leaf_dense) {
-          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, d * d), [&](int slot) {
-            if ((node[dense_mask_offset() + slot / 8] >> (slot % 8)) & 1u) {
-              add(r0 + slot / d, c0 + slot % d, *reinterpret_cast<const Value*>(node + payload + slot * sizeof(Value)));
-            }
-          });
-        } else {
-          Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count), [&](std::uint32_t k) {
-            add(r0 + node[node_header_bytes + 2 * k], c0 + node[node_header_bytes + 2 * k + 1],
-                *reinterpret_cast<const Value*>(node + payload + k * sizeof(Value)));
-          });
-        }
-      });
+      HiSparseLeafProduct<ExecSpace, Value, Device, XView, YView>{refs, row0, col0, b, d, R, alpha, conjugate,
+                                                                  transpose, x, y});
 }
 
 template <class ExecSpace, class Value, class Device>

@@ -3,6 +3,7 @@
 // messages naming the format and the mode, beta scaling with BLAS semantics
 // (beta = 0 overwrites y, NaN included), and the column loop that gives every
 // format rank-2 (multi-vector) support where it has no native kernel.
+// Kernels are named functors, not extended lambdas: see docs/BACKENDS.md, "Extended lambdas".
 #include <strata/algorithms/spmv/mode.hpp>
 #include <strata/core/index.hpp>
 #include <strata/core/value_traits.hpp>
@@ -34,6 +35,26 @@ void check_spmv_extents(const char* format, SpmvMode mode, index_type rows, inde
   }
 }
 
+template <class Value, class YView>
+struct ScaleOutputVector {
+  YView y;
+  Value beta;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::size_t i) const { y(i) = beta * y(i); }
+};
+
+// One thread per row of y, its k columns in turn.
+template <class Value, class YView>
+struct ScaleOutputMultivector {
+  YView y;
+  Value beta;
+  std::size_t k;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::size_t i) const {
+    for (std::size_t j = 0; j < k; ++j) y(i, j) = beta * y(i, j);
+  }
+};
+
 // y := beta * y over every entry of a rank-1 or rank-2 y.
 template <class ExecSpace, class Value, class YView>
 void scale_output(const ExecSpace& space, const Value& beta, const YView& y) {
@@ -44,16 +65,12 @@ void scale_output(const ExecSpace& space, const Value& beta, const YView& y) {
     return;
   }
   if constexpr (YView::rank == 1) {
-    Kokkos::parallel_for(
-        "strata::spmv::scale_y", Kokkos::RangePolicy<ExecSpace>(space, 0, y.extent(0)),
-        KOKKOS_LAMBDA(const std::size_t i) { y(i) = beta * y(i); });
+    Kokkos::parallel_for("strata::spmv::scale_y", Kokkos::RangePolicy<ExecSpace>(space, 0, y.extent(0)),
+                         ScaleOutputVector<Value, YView>{y, beta});
   } else {
     const std::size_t k = y.extent(1);
-    Kokkos::parallel_for(
-        "strata::spmv::scale_y_mv", Kokkos::RangePolicy<ExecSpace>(space, 0, y.extent(0)),
-        KOKKOS_LAMBDA(const std::size_t i) {
-          for (std::size_t j = 0; j < k; ++j) y(i, j) = beta * y(i, j);
-        });
+    Kokkos::parallel_for("strata::spmv::scale_y_mv", Kokkos::RangePolicy<ExecSpace>(space, 0, y.extent(0)),
+                         ScaleOutputMultivector<Value, YView>{y, beta, k});
   }
 }
 

@@ -1,8 +1,26 @@
 #pragma once
 // Device-side conversions between the COO format and the CSR baseline matrix.
+// Kernels are named functors, not extended lambdas: see docs/BACKENDS.md, "Extended lambdas".
 #include <strata/formats/coo/coo_matrix.hpp>
 
+#include <cstdint>
+#include <type_traits>
+
 namespace strata {
+
+template <class Device, class RowMap, class Entries>
+struct CooRowsFromCsr {
+  RowMap row_map;
+  Kokkos::View<int*, Device> rows;
+  Entries entries;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int i, int& unsorted) const {
+    for (int k = row_map(i); k < row_map(i + 1); ++k) {
+      rows(k) = i;
+      if (k > row_map(i) && entries(k) <= entries(k - 1)) ++unsorted;
+    }
+  }
+};
 
 // Expands the row offsets of a CSR matrix into row indices on the device.
 // Columns must be sorted within each row (checked on the device; a matrix
@@ -18,22 +36,36 @@ CooMatrix<Value, Device> coo_from_csr(const DeviceCsr<Value, Device>& A, const s
   Kokkos::View<int*, Device> rows(Kokkos::view_alloc(Kokkos::WithoutInitializing, label + "::rows"), nnz);
   Kokkos::View<int*, Device> cols(Kokkos::view_alloc(Kokkos::WithoutInitializing, label + "::cols"), nnz);
   Kokkos::View<Value*, Device> values(Kokkos::view_alloc(Kokkos::WithoutInitializing, label + "::values"), nnz);
+  using RowMap = std::remove_const_t<decltype(row_map)>;
+  using Entries = std::remove_const_t<decltype(entries)>;
   int unsorted_rows = 0;
-  Kokkos::parallel_reduce(
-      "strata::coo_from_csr", Kokkos::RangePolicy<execution_space>(0, num_rows),
-      KOKKOS_LAMBDA(const int i, int& unsorted) {
-        for (int k = row_map(i); k < row_map(i + 1); ++k) {
-          rows(k) = i;
-          if (k > row_map(i) && entries(k) <= entries(k - 1)) ++unsorted;
-        }
-      },
-      unsorted_rows);
+  Kokkos::parallel_reduce("strata::coo_from_csr", Kokkos::RangePolicy<execution_space>(0, num_rows),
+                          CooRowsFromCsr<Device, RowMap, Entries>{row_map, rows, entries}, unsorted_rows);
   STRATA_REQUIRE(unsorted_rows == 0, label + ": the CSR matrix has " + std::to_string(unsorted_rows) +
                                          " places where columns are not strictly increasing within a row");
   Kokkos::deep_copy(cols, entries);
   Kokkos::deep_copy(values, A.values);
   return CooMatrix<Value, Device>(num_rows, A.numCols(), rows, cols, values);
 }
+
+// Entry k adds to row_map(row + 1), so the scan over row_map yields the offsets in place.
+template <class RowMap, class Rows>
+struct CsrFromCooRowCount {
+  RowMap row_map;
+  Rows rows;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t k) const { Kokkos::atomic_add(&row_map(rows(k) + 1), 1); }
+};
+
+template <class RowMap>
+struct CsrFromCooRowOffsets {
+  RowMap row_map;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int i, int& running, const bool final) const {
+    running += row_map(i);
+    if (final) row_map(i) = running;
+  }
+};
 
 // Counts entries per row and scans the counts into row offsets on the device.
 template <class Value, class Device>
@@ -43,15 +75,12 @@ DeviceCsr<Value, Device> csr_from_coo(const CooMatrix<Value, Device>& A, const s
   typename matrix_type::row_map_type::non_const_type row_map(label + "::row_map",
                                                               static_cast<std::size_t>(A.num_rows()) + 1);
   const auto rows = A.rows();
-  Kokkos::parallel_for(
-      "strata::csr_from_coo::count", Kokkos::RangePolicy<execution_space>(0, A.nnz()),
-      KOKKOS_LAMBDA(const std::int64_t k) { Kokkos::atomic_add(&row_map(rows(k) + 1), 1); });
-  Kokkos::parallel_scan(
-      "strata::csr_from_coo::offsets", Kokkos::RangePolicy<execution_space>(0, A.num_rows() + 1),
-      KOKKOS_LAMBDA(const int i, int& running, const bool final) {
-        running += row_map(i);
-        if (final) row_map(i) = running;
-      });
+  using RowMap = decltype(row_map);
+  using Rows = std::remove_const_t<decltype(rows)>;
+  Kokkos::parallel_for("strata::csr_from_coo::count", Kokkos::RangePolicy<execution_space>(0, A.nnz()),
+                       CsrFromCooRowCount<RowMap, Rows>{row_map, rows});
+  Kokkos::parallel_scan("strata::csr_from_coo::offsets", Kokkos::RangePolicy<execution_space>(0, A.num_rows() + 1),
+                        CsrFromCooRowOffsets<RowMap>{row_map});
   typename matrix_type::index_type::non_const_type entries(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, label + "::entries"), static_cast<std::size_t>(A.nnz()));
   typename matrix_type::values_type::non_const_type values(

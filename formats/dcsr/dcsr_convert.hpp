@@ -1,11 +1,22 @@
 #pragma once
 // Building DCSR (blank, from CSR by a copy, from COO by insertion) and turning
 // it back into CSR.
+// Kernels are named functors, not extended lambdas: see docs/BACKENDS.md, "Extended lambdas".
 #include <strata/core/kokkos_crs.hpp>
 #include <strata/formats/dcsr/dcsr_defragment.hpp>
 #include <strata/formats/dcsr/dcsr_insert.hpp>
 
+#include <type_traits>
+
 namespace strata {
+
+template <class Value, class Device>
+struct DcsrBlankSegments {
+  DcsrView<Value, Device> v;
+  int mu;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int r) const { v.set_segment(r, 0, r * mu, r * mu + mu); }
+};
 
 // num_rows x num_cols without entries; every row owns one segment of mu free slots.
 template <class Value, class Device>
@@ -18,12 +29,24 @@ DcsrMatrix<Value, Device> dcsr_blank(index_type num_rows, index_type num_cols, D
   STRATA_REQUIRE(capacity >= slots, "dcsr_blank: capacity " + std::to_string(capacity) + " is below the " +
                                         std::to_string(slots) + " initial slots (rows x mu)");
   auto v = Impl::allocate_dcsr<Value, Device>(num_rows, num_cols, parameters.max_segments, capacity, "dcsr_blank");
-  Kokkos::parallel_for(
-      "strata::dcsr::blank", Kokkos::RangePolicy<ExecSpace>(0, v.num_rows),
-      KOKKOS_LAMBDA(const int r) { v.set_segment(r, 0, r * mu, r * mu + mu); });
+  Kokkos::parallel_for("strata::dcsr::blank", Kokkos::RangePolicy<ExecSpace>(0, v.num_rows),
+                       DcsrBlankSegments<Value, Device>{v, mu});
   Kokkos::deep_copy(v.allocated, static_cast<int>(slots));
   return DcsrMatrix<Value, Device>(v, parameters);
 }
+
+template <class Value, class Device, class RowMap>
+struct DcsrSegmentsFromCsr {
+  DcsrView<Value, Device> v;
+  RowMap row_map;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int r) const {
+    const int begin = static_cast<int>(row_map(r));
+    const int end = static_cast<int>(row_map(r + 1));
+    v.set_segment(r, 0, begin, end);
+    v.row_sizes(r) = end - begin;
+  }
+};
 
 // A copy of a CSR matrix: row r's one segment is its CSR range, the pool
 // continues beyond nnz with free capacity.
@@ -41,13 +64,8 @@ DcsrMatrix<Value, Device> dcsr_from_csr(const CrsMatrix& csr, DcsrParameters par
                      std::to_string(parameters.max_capacity));
   auto v = Impl::allocate_dcsr<Value, Device>(rows, csr.numCols(), parameters.max_segments, capacity, "dcsr_from_csr");
   const auto row_map = csr.graph.row_map;
-  Kokkos::parallel_for(
-      "strata::dcsr::from_csr", Kokkos::RangePolicy<ExecSpace>(0, v.num_rows), KOKKOS_LAMBDA(const int r) {
-        const int begin = static_cast<int>(row_map(r));
-        const int end = static_cast<int>(row_map(r + 1));
-        v.set_segment(r, 0, begin, end);
-        v.row_sizes(r) = end - begin;
-      });
+  Kokkos::parallel_for("strata::dcsr::from_csr", Kokkos::RangePolicy<ExecSpace>(0, v.num_rows),
+                       DcsrSegmentsFromCsr<Value, Device, std::remove_const_t<decltype(row_map)>>{v, row_map});
   const auto range = std::make_pair<std::size_t, std::size_t>(0, static_cast<std::size_t>(nnz));
   Kokkos::deep_copy(Kokkos::subview(v.cols, range), Kokkos::subview(csr.graph.entries, range));
   Kokkos::deep_copy(Kokkos::subview(v.values, range), Kokkos::subview(csr.values, range));
@@ -71,6 +89,19 @@ DcsrMatrix<Value, Device> dcsr_from_coo(index_type num_rows, index_type num_cols
   return DcsrMatrix<Value, Device>(A.view(), parameters);
 }
 
+// Row n's offset is the total, so the scan runs over n + 1 rows.
+template <class Value, class Device, class RowMap>
+struct DcsrCsrRowOffsets {
+  DcsrView<Value, Device> v;
+  RowMap row_map;
+  int n;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int r, int& sum, const bool final) const {
+    if (final) row_map(r) = sum;
+    if (r < n) sum += v.row_sizes(r);
+  }
+};
+
 // CSR with the rows' entries in their DCSR order (not sorted by column;
 // duplicates kept as they are stored).
 template <class Value, class Device>
@@ -82,13 +113,8 @@ DeviceCsr<Value, Device> dcsr_to_csr(const DcsrMatrix<Value, Device>& A) {
   typename Csr::row_map_type::non_const_type row_map(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::dcsr::to_csr::row_map"), n + 1);
   int nnz = 0;
-  Kokkos::parallel_scan(
-      "strata::dcsr::to_csr_offsets", Kokkos::RangePolicy<ExecSpace>(0, n + 1),
-      KOKKOS_LAMBDA(const int r, int& sum, const bool final) {
-        if (final) row_map(r) = sum;
-        if (r < n) sum += v.row_sizes(r);
-      },
-      nnz);
+  Kokkos::parallel_scan("strata::dcsr::to_csr_offsets", Kokkos::RangePolicy<ExecSpace>(0, n + 1),
+                        DcsrCsrRowOffsets<Value, Device, decltype(row_map)>{v, row_map, n}, nnz);
   typename Csr::index_type::non_const_type entries(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::dcsr::to_csr::entries"), nnz);
   typename Csr::values_type::non_const_type values(

@@ -5,6 +5,7 @@
 // fit (a row out of segments, the pool out of entries) first rebuilds the
 // pool with room reserved for it, growing it if needed, so nothing is dropped;
 // the check happens before any entry is written.
+// Kernels are named functors, not extended lambdas: see docs/BACKENDS.md, "Extended lambdas".
 #include <strata/core/kokkos_compat.hpp>
 #include <strata/formats/dcsr/dcsr_batch.hpp>
 #include <strata/formats/dcsr/dcsr_defragment.hpp>
@@ -43,10 +44,74 @@ struct DcsrInsertPlan {
 };
 
 template <class Value, class Device>
+struct DcsrPlanRowInsert {
+  using member_type = typename Kokkos::TeamPolicy<typename Device::execution_space>::member_type;
+
+  DcsrView<Value, Device> A;
+  Kokkos::View<int*, Device> offsets;
+  Kokkos::View<int*, Device> gcols;
+  Kokkos::View<int*, Device> active;
+  Kokkos::View<int*, Device> match;
+  Kokkos::View<int*, Device> new_count;
+  Kokkos::View<int*, Device> request;
+  Kokkos::View<int, Device> blocked;
+  bool summing;
+  int slack;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type& member) const {
+    const int a = member.league_rank();
+    const int r = active(a);
+    const int begin = offsets(r);
+    const int end = offsets(r + 1);
+    const int size = A.row_sizes(r);
+    int fresh = end - begin;
+    if (summing) {
+      // Columns are sorted within the row's batch; an existing entry claims
+      // the first batch entry of its column (one claim per column).
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(member, size), [&](const int p) {
+        const int at = A.pool_index(r, p);
+        const int c = A.cols(at);
+        int lo = begin, hi = end;
+        while (lo < hi) {
+          const int mid = lo + (hi - lo) / 2;
+          if (gcols(mid) < c) lo = mid + 1; else hi = mid;
+        }
+        if (lo < end && gcols(lo) == c) Kokkos::atomic_compare_exchange(&match(lo), -1, at);
+      });
+      member.team_barrier();
+      Kokkos::parallel_reduce(
+          Kokkos::TeamThreadRange(member, begin, end),
+          [&](const int i, int& count) {
+            const bool head = i == begin || gcols(i) != gcols(i - 1);
+            if (head && match(i) < 0) ++count;
+          },
+          fresh);
+    }
+    Kokkos::single(Kokkos::PerTeam(member), [&]() {
+      new_count(a) = fresh;
+      const int room = A.row_capacity(r) - size;
+      if (fresh > room) {
+        if (A.used_segments(r) < A.max_segments) {
+          request(a) = fresh - room + slack;
+        } else {
+          Kokkos::atomic_add(&blocked(), 1);
+        }
+      }
+    });
+  }
+};
+
+template <class Device>
+struct DcsrRequestSum {
+  Kokkos::View<int*, Device> request;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int a, index_type& sum) const { sum += request(a); }
+};
+
+template <class Value, class Device>
 DcsrInsertPlan<Device> plan_insert(const DcsrView<Value, Device>& A, const DcsrBatchByRow<Device>& g,
                                    DuplicatePolicy policy, int slack) {
   using ExecSpace = typename Device::execution_space;
-  using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   DcsrInsertPlan<Device> plan;
   const int total = static_cast<int>(g.cols.extent(0));
   plan.match = Kokkos::View<int*, Device>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::dcsr::match"), total);
@@ -63,76 +128,102 @@ DcsrInsertPlan<Device> plan_insert(const DcsrView<Value, Device>& A, const DcsrB
   const bool summing = policy == DuplicatePolicy::sum;
   Kokkos::parallel_for(
       "strata::dcsr::insert_plan", row_team_policy<ExecSpace>(g.num_active, 32),
-      KOKKOS_LAMBDA(const member_type& member) {
-        const int a = member.league_rank();
-        const int r = active(a);
-        const int begin = offsets(r);
-        const int end = offsets(r + 1);
-        const int size = A.row_sizes(r);
-        int fresh = end - begin;
-        if (summing) {
-          // Columns are sorted within the row's batch; an existing entry claims
-          // the first batch entry of its column (one claim per column).
-          Kokkos::parallel_for(Kokkos::TeamThreadRange(member, size), [&](const int p) {
-            const int at = A.pool_index(r, p);
-            const int c = A.cols(at);
-            int lo = begin, hi = end;
-            while (lo < hi) {
-              const int mid = lo + (hi - lo) / 2;
-              if (gcols(mid) < c) lo = mid + 1; else hi = mid;
-            }
-            if (lo < end && gcols(lo) == c) Kokkos::atomic_compare_exchange(&match(lo), -1, at);
-          });
-          member.team_barrier();
-          Kokkos::parallel_reduce(
-              Kokkos::TeamThreadRange(member, begin, end),
-              [&](const int i, int& count) {
-                const bool head = i == begin || gcols(i) != gcols(i - 1);
-                if (head && match(i) < 0) ++count;
-              },
-              fresh);
-        }
-        Kokkos::single(Kokkos::PerTeam(member), [&]() {
-          new_count(a) = fresh;
-          const int room = A.row_capacity(r) - size;
-          if (fresh > room) {
-            if (A.used_segments(r) < A.max_segments) {
-              request(a) = fresh - room + slack;
-            } else {
-              Kokkos::atomic_add(&blocked(), 1);
-            }
-          }
-        });
-      });
-  Kokkos::parallel_reduce(
-      "strata::dcsr::insert_request", Kokkos::RangePolicy<ExecSpace>(0, g.num_active),
-      KOKKOS_LAMBDA(const int a, index_type& sum) { sum += request(a); }, plan.total_request);
+      DcsrPlanRowInsert<Value, Device>{A, offsets, gcols, active, match, new_count, request, blocked, summing, slack});
+  Kokkos::parallel_reduce("strata::dcsr::insert_request", Kokkos::RangePolicy<ExecSpace>(0, g.num_active),
+                          DcsrRequestSum<Device>{request}, plan.total_request);
   Kokkos::deep_copy(plan.blocked_rows, blocked);
   return plan;
 }
 
+template <class Device>
+struct DcsrSortBatchRow {
+  using member_type = typename Kokkos::TeamPolicy<typename Device::execution_space>::member_type;
+
+  Kokkos::View<int*, Device> offsets;
+  Kokkos::View<int*, Device> gcols;
+  Kokkos::View<int*, Device> source;
+  Kokkos::View<int*, Device> active;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type& member) const {
+    const int r = active(member.league_rank());
+    const int begin = offsets(r);
+    compat::team_sort_by_key(member, gcols.data() + begin, source.data() + begin, offsets(r + 1) - begin);
+  }
+};
+
 template <class Value, class Device>
 void sort_batch_rows(const DcsrBatchByRow<Device>& g) {
   using ExecSpace = typename Device::execution_space;
-  using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   const auto offsets = g.offsets;
   const auto gcols = g.cols;
   const auto source = g.source;
   const auto active = g.active_rows;
-  Kokkos::parallel_for(
-      "strata::dcsr::insert_sort_rows", row_team_policy<ExecSpace>(g.num_active, 64),
-      KOKKOS_LAMBDA(const member_type& member) {
-        const int r = active(member.league_rank());
-        const int begin = offsets(r);
-        compat::team_sort_by_key(member, gcols.data() + begin, source.data() + begin, offsets(r + 1) - begin);
-      });
+  Kokkos::parallel_for("strata::dcsr::insert_sort_rows", row_team_policy<ExecSpace>(g.num_active, 64),
+                       DcsrSortBatchRow<Device>{offsets, gcols, source, active});
 }
+
+template <class Value, class Device, class ValueView>
+struct DcsrApplyRowInsert {
+  using member_type = typename Kokkos::TeamPolicy<typename Device::execution_space>::member_type;
+
+  DcsrView<Value, Device> A;
+  Kokkos::View<int*, Device> offsets;
+  Kokkos::View<int*, Device> gcols;
+  Kokkos::View<int*, Device> source;
+  Kokkos::View<int*, Device> active;
+  Kokkos::View<int*, Device> match;
+  Kokkos::View<int*, Device> new_count;
+  Kokkos::View<int*, Device> request;
+  ValueView batch_values;
+  bool summing;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type& member) const {
+    const int a = member.league_rank();
+    const int r = active(a);
+    const int begin = offsets(r);
+    const int end = offsets(r + 1);
+    const int size = A.row_sizes(r);
+    Kokkos::single(Kokkos::PerTeam(member), [&]() {
+      if (request(a) > 0) {
+        const int s = A.used_segments(r);
+        const int start = Kokkos::atomic_fetch_add(&A.allocated(), request(a));
+        A.set_segment(r, s, start, start + request(a));
+      }
+    });
+    member.team_barrier();
+    if (summing) {
+      Kokkos::parallel_scan(Kokkos::TeamThreadRange(member, begin, end), [&](const int i, int& slot, const bool final) {
+        const bool head = i == begin || gcols(i) != gcols(i - 1);
+        if (!head) return;
+        if (final) {
+          Value sum = batch_values(source(i));
+          for (int j = i + 1; j < end && gcols(j) == gcols(i); ++j) sum += batch_values(source(j));
+          if (match(i) >= 0) {
+            A.values(match(i)) += sum;
+          } else {
+            const int at = A.pool_index(r, size + slot);
+            A.cols(at) = gcols(i);
+            A.values(at) = sum;
+          }
+        }
+        if (match(i) < 0) ++slot;
+      });
+    } else {
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(member, begin, end), [&](const int i) {
+        const int at = A.pool_index(r, size + (i - begin));
+        A.cols(at) = gcols(i);
+        A.values(at) = batch_values(source(i));
+      });
+    }
+    member.team_barrier();
+    Kokkos::single(Kokkos::PerTeam(member), [&]() { A.row_sizes(r) = size + new_count(a); });
+  }
+};
 
 template <class Value, class Device, class ValueView>
 void apply_insert(const DcsrView<Value, Device>& A, const DcsrBatchByRow<Device>& g, const DcsrInsertPlan<Device>& plan,
                   const ValueView& batch_values, DuplicatePolicy policy) {
   using ExecSpace = typename Device::execution_space;
-  using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   const auto offsets = g.offsets;
   const auto gcols = g.cols;
   const auto source = g.source;
@@ -141,49 +232,9 @@ void apply_insert(const DcsrView<Value, Device>& A, const DcsrBatchByRow<Device>
   const auto new_count = plan.new_count;
   const auto request = plan.request;
   const bool summing = policy == DuplicatePolicy::sum;
-  Kokkos::parallel_for(
-      "strata::dcsr::insert", row_team_policy<ExecSpace>(g.num_active, 32),
-      KOKKOS_LAMBDA(const member_type& member) {
-        const int a = member.league_rank();
-        const int r = active(a);
-        const int begin = offsets(r);
-        const int end = offsets(r + 1);
-        const int size = A.row_sizes(r);
-        Kokkos::single(Kokkos::PerTeam(member), [&]() {
-          if (request(a) > 0) {
-            const int s = A.used_segments(r);
-            const int start = Kokkos::atomic_fetch_add(&A.allocated(), request(a));
-            A.set_segment(r, s, start, start + request(a));
-          }
-        });
-        member.team_barrier();
-        if (summing) {
-          Kokkos::parallel_scan(Kokkos::TeamThreadRange(member, begin, end), [&](const int i, int& slot, const bool final) {
-            const bool head = i == begin || gcols(i) != gcols(i - 1);
-            if (!head) return;
-            if (final) {
-              Value sum = batch_values(source(i));
-              for (int j = i + 1; j < end && gcols(j) == gcols(i); ++j) sum += batch_values(source(j));
-              if (match(i) >= 0) {
-                A.values(match(i)) += sum;
-              } else {
-                const int at = A.pool_index(r, size + slot);
-                A.cols(at) = gcols(i);
-                A.values(at) = sum;
-              }
-            }
-            if (match(i) < 0) ++slot;
-          });
-        } else {
-          Kokkos::parallel_for(Kokkos::TeamThreadRange(member, begin, end), [&](const int i) {
-            const int at = A.pool_index(r, size + (i - begin));
-            A.cols(at) = gcols(i);
-            A.values(at) = batch_values(source(i));
-          });
-        }
-        member.team_barrier();
-        Kokkos::single(Kokkos::PerTeam(member), [&]() { A.row_sizes(r) = size + new_count(a); });
-      });
+  Kokkos::parallel_for("strata::dcsr::insert", row_team_policy<ExecSpace>(g.num_active, 32),
+                       DcsrApplyRowInsert<Value, Device, ValueView>{A, offsets, gcols, source, active, match, new_count,
+                                                                    request, batch_values, summing});
 }
 
 template <class Value, class Device>
@@ -196,6 +247,25 @@ index_type grown_capacity(const DcsrMatrix<Value, Device>& A, index_type require
   return grown;
 }
 
+template <class Device>
+struct DcsrReserveTouchedRows {
+  Kokkos::View<int*, Device> reserve;
+  Kokkos::View<int*, Device> active;
+  Kokkos::View<int*, Device> new_count;
+  int slack;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int a) const {
+    if (new_count(a) > 0) reserve(active(a)) = new_count(a) + slack;
+  }
+};
+
+template <class Device>
+struct DcsrReserveSum {
+  Kokkos::View<int*, Device> reserve;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int r, index_type& sum) const { sum += reserve(r); }
+};
+
 // Reserves new_count + slack slots in every touched row, growing the pool
 // when the live entries and reserves exceed it.
 template <class Value, class Device>
@@ -205,14 +275,11 @@ void make_room(DcsrMatrix<Value, Device>& A, const DcsrBatchByRow<Device>& g, co
   Kokkos::View<int*, Device> reserve("strata::dcsr::reserve", A.num_rows());
   const auto active = g.active_rows;
   const auto new_count = plan.new_count;
-  Kokkos::parallel_for(
-      "strata::dcsr::insert_reserve", Kokkos::RangePolicy<ExecSpace>(0, g.num_active), KOKKOS_LAMBDA(const int a) {
-        if (new_count(a) > 0) reserve(active(a)) = new_count(a) + slack;
-      });
+  Kokkos::parallel_for("strata::dcsr::insert_reserve", Kokkos::RangePolicy<ExecSpace>(0, g.num_active),
+                       DcsrReserveTouchedRows<Device>{reserve, active, new_count, slack});
   index_type reserved = 0;
-  Kokkos::parallel_reduce(
-      "strata::dcsr::insert_reserved", Kokkos::RangePolicy<ExecSpace>(0, A.num_rows()),
-      KOKKOS_LAMBDA(const int r, index_type& sum) { sum += reserve(r); }, reserved);
+  Kokkos::parallel_reduce("strata::dcsr::insert_reserved", Kokkos::RangePolicy<ExecSpace>(0, A.num_rows()),
+                          DcsrReserveSum<Device>{reserve}, reserved);
   const index_type required = A.nnz() + reserved;
   const DcsrParameters& p = A.parameters();
   STRATA_REQUIRE(p.max_capacity == 0 || required <= p.max_capacity,

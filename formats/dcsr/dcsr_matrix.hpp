@@ -3,6 +3,7 @@
 // (start, end) of a shared column/value pool with slack, so entries can be
 // inserted in place; a bump pointer hands out new segments. Rows are not
 // sorted by column: insertion appends.
+// Kernels are named functors, not extended lambdas: see docs/BACKENDS.md, "Extended lambdas".
 #include <strata/core/error.hpp>
 #include <strata/core/index.hpp>
 #include <strata/core/value_traits.hpp>
@@ -103,6 +104,13 @@ struct DcsrView {
   }
 };
 
+template <class Device>
+struct DcsrRowSizeSum {
+  Kokkos::View<int*, Device> sizes;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int r, index_type& sum) const { sum += sizes(r); }
+};
+
 // The owning container. Construct with dcsr_blank / dcsr_from_csr /
 // dcsr_from_coo (dcsr_convert.hpp); modify with dcsr_insert and
 // dcsr_defragment.
@@ -139,9 +147,8 @@ class DcsrMatrix {
   index_type nnz() const {
     index_type total = 0;
     const auto sizes = view_.row_sizes;
-    Kokkos::parallel_reduce(
-        "strata::dcsr::nnz", Kokkos::RangePolicy<execution_space>(0, view_.num_rows),
-        KOKKOS_LAMBDA(const int r, index_type& sum) { sum += sizes(r); }, total);
+    Kokkos::parallel_reduce("strata::dcsr::nnz", Kokkos::RangePolicy<execution_space>(0, view_.num_rows),
+                            DcsrRowSizeSum<Device>{sizes}, total);
     return total;
   }
 

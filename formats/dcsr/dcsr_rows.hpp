@@ -1,5 +1,6 @@
 #pragma once
 // The ADCSR length bins (the team shape of the row kernels is core/row_teams.hpp).
+// Kernels are named functors, not extended lambdas: see docs/BACKENDS.md, "Extended lambdas".
 #include <strata/core/index.hpp>
 #include <strata/core/row_teams.hpp>
 
@@ -39,13 +40,37 @@ struct DcsrRowBins {
 };
 
 template <class Device>
+struct DcsrCountBinRows {
+  Kokkos::View<int[dcsr_length_bin_count], Device> counts;
+  Kokkos::View<int*, Device> row_sizes;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int r) const {
+    Kokkos::atomic_add(&counts(dcsr_length_bin(row_sizes(r))), 1);
+  }
+};
+
+template <class Device>
+struct DcsrCompactBinRows {
+  Kokkos::View<int*, Device> row_sizes;
+  Kokkos::View<int*, Device> rows;
+  int bin;
+  int first;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int r, int& position, const bool final) const {
+    if (dcsr_length_bin(row_sizes(r)) == bin) {
+      if (final) rows(first + position) = r;
+      ++position;
+    }
+  }
+};
+
+template <class Device>
 DcsrRowBins<Device> dcsr_bin_rows(const Kokkos::View<int*, Device>& row_sizes) {
   using ExecSpace = typename Device::execution_space;
   const int n = static_cast<int>(row_sizes.extent(0));
   Kokkos::View<int[dcsr_length_bin_count], Device> counts("strata::dcsr::bin_counts");
-  Kokkos::parallel_for(
-      "strata::dcsr::count_bins", Kokkos::RangePolicy<ExecSpace>(0, n),
-      KOKKOS_LAMBDA(const int r) { Kokkos::atomic_add(&counts(dcsr_length_bin(row_sizes(r))), 1); });
+  Kokkos::parallel_for("strata::dcsr::count_bins", Kokkos::RangePolicy<ExecSpace>(0, n),
+                       DcsrCountBinRows<Device>{counts, row_sizes});
   auto counts_h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), counts);
   DcsrRowBins<Device> bins;
   bins.offsets.assign(dcsr_length_bin_count + 1, 0);
@@ -56,14 +81,8 @@ DcsrRowBins<Device> dcsr_bin_rows(const Kokkos::View<int*, Device>& row_sizes) {
     if (counts_h(b) == 0) continue;
     const int first = static_cast<int>(bins.offsets[b]);
     // One stable compaction per non-empty bin keeps rows of a bin in index order.
-    Kokkos::parallel_scan(
-        "strata::dcsr::bin_rows", Kokkos::RangePolicy<ExecSpace>(0, n),
-        KOKKOS_LAMBDA(const int r, int& position, const bool final) {
-          if (dcsr_length_bin(row_sizes(r)) == b) {
-            if (final) rows(first + position) = r;
-            ++position;
-          }
-        });
+    Kokkos::parallel_scan("strata::dcsr::bin_rows", Kokkos::RangePolicy<ExecSpace>(0, n),
+                          DcsrCompactBinRows<Device>{row_sizes, rows, b, first});
   }
   return bins;
 }

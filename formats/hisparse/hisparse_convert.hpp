@@ -2,6 +2,7 @@
 // Public conversions to and from HiSparse: device COO views, DeviceCsr, and
 // host COO (copied to the device, converted there). The inverse directions are
 // in hisparse_to_coo.hpp.
+// Kernels are named functors, not extended lambdas: see docs/BACKENDS.md, "Extended lambdas".
 #include <strata/formats/hisparse/hisparse_from_coo.hpp>
 #include <strata/formats/hisparse/hisparse_to_coo.hpp>
 
@@ -26,6 +27,21 @@ HiSparseMatrix<Value, Device> to_hisparse(const DeviceCoo<Value, Device>& coo,
 }
 
 template <class Value, class Device>
+struct HiSparseExpandCsrRows {
+  using csr = DeviceCsr<Value, Device>;
+  typename csr::row_map_type row_map;
+  typename csr::index_type entries;
+  Kokkos::View<index_type*, Device> rows, cols;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const index_type i) const {
+    for (auto k = row_map(i); k < row_map(i + 1); ++k) {
+      rows(k) = i;
+      cols(k) = entries(k);
+    }
+  }
+};
+
+template <class Value, class Device>
 HiSparseMatrix<Value, Device> to_hisparse(const DeviceCsr<Value, Device>& A,
                                           int log2_block = hisparse_default_log2_block) {
   using exec = typename Device::execution_space;
@@ -34,13 +50,8 @@ HiSparseMatrix<Value, Device> to_hisparse(const DeviceCsr<Value, Device>& A,
   Kokkos::View<index_type*, Device> cols(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::hisparse::csr_cols"), n);
   const auto row_map = A.graph.row_map;
   const auto entries = A.graph.entries;
-  Kokkos::parallel_for(
-      "strata::hisparse::expand_csr", Kokkos::RangePolicy<exec>(0, A.numRows()), KOKKOS_LAMBDA(index_type i) {
-        for (auto k = row_map(i); k < row_map(i + 1); ++k) {
-          rows(k) = i;
-          cols(k) = entries(k);
-        }
-      });
+  Kokkos::parallel_for("strata::hisparse::expand_csr", Kokkos::RangePolicy<exec>(0, A.numRows()),
+                       HiSparseExpandCsrRows<Value, Device>{row_map, entries, rows, cols});
   return to_hisparse<Value, Device>(rows, cols, A.values, A.numRows(), A.numCols(), log2_block);
 }
 

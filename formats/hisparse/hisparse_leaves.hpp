@@ -2,6 +2,7 @@
 // The flat list of leaves with their global block origins, computed level by
 // level on the device (one expansion kernel per inner level): what the simple
 // SpMV and the conversion back to COO iterate over.
+// Kernels are named functors, not extended lambdas: see docs/BACKENDS.md, "Extended lambdas".
 #include <strata/formats/hisparse/hisparse_matrix.hpp>
 
 namespace strata::hisparse {
@@ -41,6 +42,52 @@ KOKKOS_INLINE_FUNCTION void for_each_in_node_sequential(const unsigned char* poo
 }
 
 template <class Value, class Device>
+struct CountChildren {
+  HiSparseRef<Value, Device> R;
+  Kokkos::View<offset_type*, Device> refs;
+  Kokkos::View<index_type*, Device> start;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const index_type i, index_type& at, const bool final) const {
+    if (final) start(i) = at;
+    at += R.count(refs(i));
+  }
+};
+
+template <class Value, class Device>
+struct ExpandLevel {
+  HiSparseRef<Value, Device> R;
+  Kokkos::View<offset_type*, Device> refs;
+  Kokkos::View<index_type*, Device> start, row0, col0;
+  Kokkos::View<offset_type*, Device> nrefs;
+  Kokkos::View<index_type*, Device> nrow0, ncol0;
+  int b, shift;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const index_type i) const {
+    const index_type base = start(i), r0 = row0(i), c0 = col0(i);
+    for_each_in_node_sequential<offset_type>(
+        R.bytes(), refs(i), b, sizeof(Value),
+        [&](std::uint32_t k, std::uint32_t lr, std::uint32_t lc, offset_type child) {
+          nrefs(base + k) = child;
+          nrow0(base + k) = r0 + (index_type(lr) << shift);
+          ncol0(base + k) = c0 + (index_type(lc) << shift);
+        });
+  }
+};
+
+// entry_start(0) stays 0 from the allocation; the scan writes the end of each leaf's entries.
+template <class Value, class Device>
+struct CountLeafEntries {
+  HiSparseRef<Value, Device> R;
+  Kokkos::View<offset_type*, Device> refs;
+  Kokkos::View<index_type*, Device> entry_start;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const index_type i, index_type& at, const bool final) const {
+    at += R.count(refs(i));
+    if (final) entry_start(i + 1) = at;
+  }
+};
+
+template <class Value, class Device>
 LeafList<Device> collect_leaves(const HiSparseMatrix<Value, Device>& A) {
   using exec = typename Device::execution_space;
   using policy = Kokkos::RangePolicy<exec>;
@@ -56,28 +103,14 @@ LeafList<Device> collect_leaves(const HiSparseMatrix<Value, Device>& A) {
   for (int l = 0; l + 1 < L && size > 0; ++l) {
     Kokkos::View<index_type*, Device> start("strata::hisparse::child_start", size);
     index_type next_size = 0;
-    Kokkos::parallel_scan(
-        "strata::hisparse::count_children", policy(0, size),
-        KOKKOS_LAMBDA(index_type i, index_type & at, bool final) {
-          if (final) start(i) = at;
-          at += R.count(refs(i));
-        },
-        next_size);
+    Kokkos::parallel_scan("strata::hisparse::count_children", policy(0, size),
+                          CountChildren<Value, Device>{R, refs, start}, next_size);
     Kokkos::View<offset_type*, Device> nrefs("strata::hisparse::leaf_refs", next_size);
     Kokkos::View<index_type*, Device> nrow0("strata::hisparse::leaf_row0", next_size);
     Kokkos::View<index_type*, Device> ncol0("strata::hisparse::leaf_col0", next_size);
     const int shift = b * (L - 1 - l);
-    Kokkos::parallel_for(
-        "strata::hisparse::expand_level", policy(0, size), KOKKOS_LAMBDA(index_type i) {
-          const index_type base = start(i), r0 = row0(i), c0 = col0(i);
-          for_each_in_node_sequential<offset_type>(
-              R.bytes(), refs(i), b, sizeof(Value),
-              [&](std::uint32_t k, std::uint32_t lr, std::uint32_t lc, offset_type child) {
-                nrefs(base + k) = child;
-                nrow0(base + k) = r0 + (index_type(lr) << shift);
-                ncol0(base + k) = c0 + (index_type(lc) << shift);
-              });
-        });
+    Kokkos::parallel_for("strata::hisparse::expand_level", policy(0, size),
+                         ExpandLevel<Value, Device>{R, refs, start, row0, col0, nrefs, nrow0, ncol0, b, shift});
     refs = nrefs;
     row0 = nrow0;
     col0 = ncol0;
@@ -85,13 +118,8 @@ LeafList<Device> collect_leaves(const HiSparseMatrix<Value, Device>& A) {
   }
   Kokkos::View<index_type*, Device> entry_start("strata::hisparse::leaf_entry_start", size + 1);
   index_type entries = 0;
-  Kokkos::parallel_scan(
-      "strata::hisparse::count_leaf_entries", policy(0, size),
-      KOKKOS_LAMBDA(index_type i, index_type & at, bool final) {
-        at += R.count(refs(i));
-        if (final) entry_start(i + 1) = at;
-      },
-      entries);
+  Kokkos::parallel_scan("strata::hisparse::count_leaf_entries", policy(0, size),
+                        CountLeafEntries<Value, Device>{R, refs, entry_start}, entries);
   out.refs = refs;
   out.row0 = row0;
   out.col0 = col0;

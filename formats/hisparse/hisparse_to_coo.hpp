@@ -2,6 +2,7 @@
 // Device conversion HiSparse -> COO and CSR, honouring the matrix's transpose
 // flag and scale factor. COO comes out in tree order of the stored matrix;
 // CSR rows are sorted by column (a heap sort per row, no extra memory).
+// Kernels are named functors, not extended lambdas: see docs/BACKENDS.md, "Extended lambdas".
 #include <strata/core/host_coo.hpp>
 #include <strata/core/kokkos_crs.hpp>
 #include <strata/formats/hisparse/hisparse_leaves.hpp>
@@ -54,6 +55,30 @@ KOKKOS_INLINE_FUNCTION void heap_sort_by_column(int* cols, Value* vals, index_ty
 }  // namespace hisparse::Impl
 
 template <class Value, class Device>
+struct HiSparseLeavesToCoo {
+  hisparse::HiSparseRef<Value, Device> R;
+  Kokkos::View<hisparse::offset_type*, Device> refs;
+  Kokkos::View<index_type*, Device> row0, col0, start;
+  Kokkos::View<index_type*, Device> rows, cols;
+  Kokkos::View<Value*, Device> values;
+  int b;
+  bool transposed;
+  Value scale;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const index_type i) const {
+    const index_type base = start(i), r0 = row0(i), c0 = col0(i);
+    hisparse::for_each_in_node_sequential<Value>(
+        R.bytes(), refs(i), b, sizeof(Value),
+        [&](std::uint32_t k, std::uint32_t lr, std::uint32_t lc, const Value& v) {
+          const index_type r = r0 + lr, c = c0 + lc;
+          rows(base + k) = transposed ? c : r;
+          cols(base + k) = transposed ? r : c;
+          values(base + k) = scale * v;
+        });
+  }
+};
+
+template <class Value, class Device>
 DeviceCoo<Value, Device> to_device_coo(const HiSparseMatrix<Value, Device>& A) {
   using namespace hisparse;
   using exec = typename Device::execution_space;
@@ -73,16 +98,8 @@ DeviceCoo<Value, Device> to_device_coo(const HiSparseMatrix<Value, Device>& A) {
   const auto refs = leaves.refs;
   const auto row0 = leaves.row0, col0 = leaves.col0, start = leaves.entry_start;
   Kokkos::parallel_for(
-      "strata::hisparse::to_coo", Kokkos::RangePolicy<exec>(0, leaves.size), KOKKOS_LAMBDA(index_type i) {
-        const index_type base = start(i), r0 = row0(i), c0 = col0(i);
-        for_each_in_node_sequential<Value>(R.bytes(), refs(i), b, sizeof(Value),
-                                           [&](std::uint32_t k, std::uint32_t lr, std::uint32_t lc, const Value& v) {
-                                             const index_type r = r0 + lr, c = c0 + lc;
-                                             rows(base + k) = transposed ? c : r;
-                                             cols(base + k) = transposed ? r : c;
-                                             values(base + k) = scale * v;
-                                           });
-      });
+      "strata::hisparse::to_coo", Kokkos::RangePolicy<exec>(0, leaves.size),
+      HiSparseLeavesToCoo<Value, Device>{R, refs, row0, col0, start, rows, cols, values, b, transposed, scale});
   exec().fence();
   STRATA_REQUIRE(leaves.entries == A.nnz(), "to_device_coo: the tree holds " + std::to_string(leaves.entries) +
                                                 " entries, the matrix says " + std::to_string(A.nnz()));
@@ -102,6 +119,58 @@ HostCoo<Value> to_host_coo(const HiSparseMatrix<Value, Device>& A) {
   return out;
 }
 
+// Entry k adds to row_map(row + 1), so the scan over row_map yields the offsets in place.
+template <class Value, class Device>
+struct HiSparseCsrCount {
+  using csr = DeviceCsr<Value, Device>;
+  typename csr::row_map_type::non_const_type row_map;
+  Kokkos::View<index_type*, Device> rows;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const index_type k) const { Kokkos::atomic_add(&row_map(rows(k) + 1), 1); }
+};
+
+template <class Value, class Device>
+struct HiSparseCsrOffsets {
+  using csr = DeviceCsr<Value, Device>;
+  typename csr::row_map_type::non_const_type row_map;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const index_type i, int& at, const bool final) const {
+    at += row_map(i);
+    if (final) row_map(i) = at;
+  }
+};
+
+template <class Value, class Device>
+struct HiSparseCsrScatter {
+  using csr = DeviceCsr<Value, Device>;
+  Kokkos::View<index_type*, Device> rows, cols;
+  Kokkos::View<Value*, Device> vals;
+  typename csr::row_map_type::non_const_type row_map;
+  Kokkos::View<int*, Device> cursor;
+  typename csr::index_type::non_const_type entries;
+  typename csr::values_type::non_const_type values;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const index_type k) const {
+    const index_type r = rows(k);
+    const int at = row_map(r) + Kokkos::atomic_fetch_add(&cursor(r), 1);
+    entries(at) = static_cast<int>(cols(k));
+    values(at) = vals(k);
+  }
+};
+
+template <class Value, class Device>
+struct HiSparseCsrSortRows {
+  using csr = DeviceCsr<Value, Device>;
+  typename csr::row_map_type::non_const_type row_map;
+  typename csr::index_type::non_const_type entries;
+  typename csr::values_type::non_const_type values;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const index_type i) const {
+    hisparse::Impl::heap_sort_by_column(entries.data() + row_map(i), values.data() + row_map(i),
+                                        row_map(i + 1) - row_map(i));
+  }
+};
+
 // HiSparse -> DeviceCsr (32-bit indices, as the Kokkos Kernels baseline uses).
 template <class Value, class Device>
 DeviceCsr<Value, Device> to_device_csr(const HiSparseMatrix<Value, Device>& A) {
@@ -119,27 +188,13 @@ DeviceCsr<Value, Device> to_device_csr(const HiSparseMatrix<Value, Device>& A) {
   typename csr::values_type::non_const_type values(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::hisparse::csr_values"), n);
   const auto rows = coo.rows, cols = coo.cols;
   const auto vals = coo.values;
-  Kokkos::parallel_for(
-      "strata::hisparse::csr_count", policy(0, n),
-      KOKKOS_LAMBDA(index_type k) { Kokkos::atomic_add(&row_map(rows(k) + 1), 1); });
-  Kokkos::parallel_scan(
-      "strata::hisparse::csr_offsets", policy(0, m + 1), KOKKOS_LAMBDA(index_type i, int& at, bool final) {
-        at += row_map(i);
-        if (final) row_map(i) = at;
-      });
+  Kokkos::parallel_for("strata::hisparse::csr_count", policy(0, n), HiSparseCsrCount<Value, Device>{row_map, rows});
+  Kokkos::parallel_scan("strata::hisparse::csr_offsets", policy(0, m + 1), HiSparseCsrOffsets<Value, Device>{row_map});
   Kokkos::View<int*, Device> cursor("strata::hisparse::csr_cursor", m);
-  Kokkos::parallel_for(
-      "strata::hisparse::csr_scatter", policy(0, n), KOKKOS_LAMBDA(index_type k) {
-        const index_type r = rows(k);
-        const int at = row_map(r) + Kokkos::atomic_fetch_add(&cursor(r), 1);
-        entries(at) = static_cast<int>(cols(k));
-        values(at) = vals(k);
-      });
-  Kokkos::parallel_for(
-      "strata::hisparse::csr_sort_rows", policy(0, m), KOKKOS_LAMBDA(index_type i) {
-        hisparse::Impl::heap_sort_by_column(entries.data() + row_map(i), values.data() + row_map(i),
-                                            row_map(i + 1) - row_map(i));
-      });
+  Kokkos::parallel_for("strata::hisparse::csr_scatter", policy(0, n),
+                       HiSparseCsrScatter<Value, Device>{rows, cols, vals, row_map, cursor, entries, values});
+  Kokkos::parallel_for("strata::hisparse::csr_sort_rows", policy(0, m),
+                       HiSparseCsrSortRows<Value, Device>{row_map, entries, values});
   exec().fence();
   return csr("strata::hisparse::csr", static_cast<int>(m), static_cast<int>(A.num_cols()), static_cast<int>(n), values,
              row_map, entries);
