@@ -2,8 +2,9 @@
 """Turns the JSON of perf_tests/strata_spmv_suite into the SpMV tables of docs/PERFORMANCE.md.
 
 Usage: scripts/spmv_report.py SUITE.json [SUITE.json...] [--reference cusparse-csr] > report.md
-(several files: the parts of one suite run, e.g. scripts/gpu_spmv_suite.sh --part generated and real;
-the context printed is the first file's)
+(several files: the parts of one suite run, e.g. scripts/gpu_spmv_suite.sh --part generated and real,
+and repeated runs, where a benchmark found in several files counts by the median of its values; the
+context printed is the first file's)
 
 Benchmark names are spmv/KERNEL/PRECISION/MODE[xK]/MATRIX. For each precision and mode it
 prints one table with every kernel side by side (median time per product in us; the mean
@@ -17,6 +18,7 @@ of matrices on which a kernel is within a factor tau of the best, as in Flegar &
 import argparse
 import json
 import math
+import statistics
 import sys
 from collections import defaultdict
 
@@ -24,10 +26,17 @@ TAUS = [1.0, 1.1, 1.25, 1.5, 2.0, 3.0, 5.0, 10.0]
 CHOICES = ("auto", "auto-timed")
 
 
-def product_ms(benchmark):
-    """Median time per product in ms; runs before the suite recorded median_us give their mean."""
-    if "median_us" in benchmark:
-        return benchmark["median_us"] * 1e-3
+STATISTICS = {
+    "median": "median_us",  # each product between fences: launch latency included
+    "back_to_back": "back_to_back_us",  # products launched back to back, as an iterative solver runs them
+}
+
+
+def product_ms(benchmark, statistic):
+    """Time per product in ms by `statistic`; runs that did not record it give their mean."""
+    key = STATISTICS[statistic]
+    if key in benchmark:
+        return benchmark[key] * 1e-3
     return benchmark["real_time"]
 
 
@@ -39,6 +48,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("suite_json", nargs="+")
     parser.add_argument("--reference", default=None, help="default: cusparse-csr if present, else csr")
+    parser.add_argument("--statistic", choices=sorted(STATISTICS), default="median",
+                        help="median: each product between fences (default); back_to_back: 100 products per fence")
     args = parser.parse_args()
 
     parts = []
@@ -57,7 +68,7 @@ def main():
         if b.get("error_occurred"):
             failures.append(f"{kernel}/{precision}/{mode}/{matrix}: {b.get('error_message', '')}")
             continue
-        runs[(precision, mode, matrix)][kernel] = b
+        runs[(precision, mode, matrix)].setdefault(kernel, []).append(b)
 
     print(f"Device: {ctx.get('device', '?')}; Kokkos {ctx.get('kokkos_version', '?')}; "
           f"Strata {ctx.get('strata_git_hash', '?')}; run {ctx.get('date', '?')}; "
@@ -75,7 +86,7 @@ def main():
     choices = [k for k in CHOICES if k in seen]
     for precision, mode in sorted({(p, m) for p, m, _ in runs}):
         keys = [key for key in runs if key[0] == precision and key[1] == mode]
-        keys.sort(key=lambda key: -next(iter(runs[key].values()))["nnz"])
+        keys.sort(key=lambda key: -next(iter(runs[key].values()))[0]["nnz"])
         print(f"### {precision}, mode {mode}\n")
         print("| matrix | nnz | std/mean | " + " | ".join(candidates + choices) + " | best | auto picked | auto/best | auto/" + reference + " |")
         print("|---|---:|---:|" + "---:|" * (len(candidates) + len(choices)) + "---|---|---:|---:|")
@@ -83,14 +94,19 @@ def main():
         slowdowns = defaultdict(list)
         speed_vs_ref = defaultdict(list)
         speed_vs_ref_irregular = defaultdict(list)
+        misses, products = [], 0
         for key in keys:
             per = runs[key]
-            if any(k not in per for k in candidates):
+            # A kernel that failed on this matrix (listed above) is left out of its row ("-").
+            present = [k for k in candidates if k in per]
+            if not present:
                 continue
-            times = {k: product_ms(per[k]) for k in candidates + choices if k in per}
-            best = min(candidates, key=lambda k: times[k])
+            # A benchmark in several files (repeated runs) counts by the median of its runs.
+            times = {k: statistics.median(product_ms(b, args.statistic) for b in per[k]) for k in candidates + choices if k in per}
+            best = min(present, key=lambda k: times[k])
             wins[best] += 1
-            cv = per[candidates[0]].get("row_length_cv", 0.0)
+            first = per[present[0]][0]
+            cv = first.get("row_length_cv", 0.0)
             for k in times:
                 slowdowns[k].append(times[k] / times[best])
                 if reference in times:
@@ -98,14 +114,28 @@ def main():
                     if cv > 1.0:
                         speed_vs_ref_irregular[k].append(times[reference] / times[k])
             cells = " | ".join(f"{times[k] * 1e3:.1f}" if k in times else "-" for k in candidates + choices)
-            auto = per.get("auto")
+            auto = per.get("auto", [None])[0]
             picked = auto.get("label", "?").split(" [")[0].replace("AnyMatrix holding ", "") if auto else "-"
+            if auto:
+                # The kernel auto ran, as its own benchmark: "[csr-rows, rule: ..." names it.
+                picked_kernel = auto.get("label", "").split(" [", 1)[-1].split(",", 1)[0]
+                alone = times.get(picked_kernel)
+                over_ref = reference in times and times["auto"] / times[reference] > 1.1
+                if times["auto"] / times[best] > 1.1 or over_ref:
+                    alone_text = f"{alone / times[best]:.2f}" if alone else "?"
+                    misses.append(f"{key[2]} ({picked_kernel}: auto/best {times['auto'] / times[best]:.2f}, "
+                                  f"{picked_kernel} alone/best {alone_text}, best {best})")
+                products += 1
             auto_best = f"{times['auto'] / times[best]:.2f}" if auto else "-"
             auto_ref = f"{times['auto'] / times[reference]:.2f}" if auto and reference in times else "-"
-            print(f"| {key[2]} | {int(per[candidates[0]]['nnz'])} | {cv:.2f} | {cells} | {best} | {picked} | {auto_best} | {auto_ref} |")
-        n = len(slowdowns[candidates[0]])
-        statistic = "median" if all("median_us" in b for key in keys for b in runs[key].values()) else "mean (no median_us recorded)"
+            print(f"| {key[2]} | {int(first['nnz'])} | {cv:.2f} | {cells} | {best} | {picked} | {auto_best} | {auto_ref} |")
+        n = max(len(v) for v in slowdowns.values()) if slowdowns else 0
+        recorded = all(STATISTICS[args.statistic] in b for key in keys for bs in runs[key].values() for b in bs)
+        statistic = args.statistic.replace("_", "-") if recorded else f"mean (no {STATISTICS[args.statistic]} recorded)"
         print(f"\nCells: {statistic} time per product in us. {n} matrices.\n")
+        if "auto" in choices:
+            print(f"`auto` more than 1.1x the best or than {reference}: {len(misses)} of {products} matrices"
+                  + ("".join(f"\n- {m}" for m in misses) if misses else "") + "\n")
         print("| kernel | wins | geomean speed vs " + reference + " | on irregular (std/mean > 1) | worst slowdown vs best |")
         print("|---|---:|---:|---:|---:|")
         for k in candidates + choices:

@@ -62,6 +62,11 @@ class SpmvRun {
   SpmvCheck verify();
   // One product y = op(A) x between fences.
   double time_once();
+  // Seconds per product over `products` products y = op(A) x launched back to
+  // back between two fences: what an iterative solver sees. Unlike time_once
+  // it leaves out the launch latency and host jitter of every single product,
+  // which dominate products of 10-20 us.
+  double time_back_to_back(int products);
   SpmvTiming time(int warmup, int repetitions);
 
  private:

@@ -82,6 +82,17 @@ double SpmvRun<Value, ExecSpace>::time_once() {
 }
 
 template <class Value, class ExecSpace>
+double SpmvRun<Value, ExecSpace>::time_back_to_back(int products) {
+  STRATA_REQUIRE(products >= 1, "SpmvRun::time_back_to_back: products must be at least 1");
+  const Value one = value_from<Value>(1.0, 0.0), zero = value_from<Value>(0.0, 0.0);
+  space_.fence();
+  Kokkos::Timer timer;
+  for (int i = 0; i < products; ++i) product(one, zero);
+  space_.fence();
+  return timer.seconds() / products;
+}
+
+template <class Value, class ExecSpace>
 SpmvTiming SpmvRun<Value, ExecSpace>::time(int warmup, int repetitions) {
   STRATA_REQUIRE(repetitions >= 1, "SpmvRun::time: repetitions must be at least 1");
   for (int i = 0; i < warmup; ++i) product(value_from<Value>(1.0, 0.0), value_from<Value>(0.0, 0.0));

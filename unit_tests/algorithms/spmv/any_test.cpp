@@ -121,8 +121,15 @@ TEST(SpmvMeasurement, VerifiesEveryKernelAndTimesIt) {
       EXPECT_GT(timing.median_seconds, 0.0);
       EXPECT_LE(timing.best_seconds, timing.median_seconds);
       EXPECT_GT(run.matrix_bytes(), 0u);
+      EXPECT_GT(run.time_back_to_back(3), 0.0);
     }
   }
+}
+
+TEST(SpmvMeasurement, BackToBackNeedsAtLeastOneProduct) {
+  measure::SpmvRun<double, ExecSpace> run(ExecSpace(), gen::poisson2d_5pt(4), find_spmv_kernel<ExecSpace>("csr"),
+                                          SpmvMode::normal, 1);
+  expect_error([&] { run.time_back_to_back(0); }, "products must be at least 1");
 }
 
 // ---- misuse: each case asserts the error text ----
