@@ -12,13 +12,6 @@ enum class DcsrRowOrder { by_index, by_length };
 
 namespace Impl {
 
-template <class Device>
-struct DcsrLiveEntrySum {
-  Kokkos::View<int*, Device> sizes;
-
-  KOKKOS_INLINE_FUNCTION void operator()(const int r, index_type& sum) const { sum += sizes(r); }
-};
-
 // One row per team thread, its entries spread over the vector lanes (core/row_teams.hpp).
 template <class Value, class Device>
 struct DcsrGatherRows {
@@ -51,7 +44,7 @@ void gather_dcsr_rows(const DcsrView<Value, Device>& A, const Kokkos::View<int*,
   const int n = A.num_rows;
   index_type total = 0;
   const auto sizes = A.row_sizes;
-  Kokkos::parallel_reduce("strata::dcsr::nnz", Kokkos::RangePolicy<ExecSpace>(0, n), DcsrLiveEntrySum<Device>{sizes},
+  Kokkos::parallel_reduce("strata::dcsr::nnz", Kokkos::RangePolicy<ExecSpace>(0, n), DcsrCountSum<Device>{sizes},
                           total);
   const int lanes = lanes_for_mean_length(n > 0 ? static_cast<double>(total) / n : 0.0);
   const auto teams = row_teams(ExecSpace(), n, lanes);

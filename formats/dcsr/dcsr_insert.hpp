@@ -101,13 +101,6 @@ struct DcsrPlanRowInsert {
   }
 };
 
-template <class Device>
-struct DcsrRequestSum {
-  Kokkos::View<int*, Device> request;
-
-  KOKKOS_INLINE_FUNCTION void operator()(const int a, index_type& sum) const { sum += request(a); }
-};
-
 template <class Value, class Device>
 DcsrInsertPlan<Device> plan_insert(const DcsrView<Value, Device>& A, const DcsrBatchByRow<Device>& g,
                                    DuplicatePolicy policy, int slack) {
@@ -130,7 +123,7 @@ DcsrInsertPlan<Device> plan_insert(const DcsrView<Value, Device>& A, const DcsrB
       "strata::dcsr::insert_plan", row_team_policy<ExecSpace>(g.num_active, 32),
       DcsrPlanRowInsert<Value, Device>{A, offsets, gcols, active, match, new_count, request, blocked, summing, slack});
   Kokkos::parallel_reduce("strata::dcsr::insert_request", Kokkos::RangePolicy<ExecSpace>(0, g.num_active),
-                          DcsrRequestSum<Device>{request}, plan.total_request);
+                          DcsrCountSum<Device>{request}, plan.total_request);
   Kokkos::deep_copy(plan.blocked_rows, blocked);
   return plan;
 }
@@ -259,13 +252,6 @@ struct DcsrReserveTouchedRows {
   }
 };
 
-template <class Device>
-struct DcsrReserveSum {
-  Kokkos::View<int*, Device> reserve;
-
-  KOKKOS_INLINE_FUNCTION void operator()(const int r, index_type& sum) const { sum += reserve(r); }
-};
-
 // Reserves new_count + slack slots in every touched row, growing the pool
 // when the live entries and reserves exceed it.
 template <class Value, class Device>
@@ -279,7 +265,7 @@ void make_room(DcsrMatrix<Value, Device>& A, const DcsrBatchByRow<Device>& g, co
                        DcsrReserveTouchedRows<Device>{reserve, active, new_count, slack});
   index_type reserved = 0;
   Kokkos::parallel_reduce("strata::dcsr::insert_reserved", Kokkos::RangePolicy<ExecSpace>(0, A.num_rows()),
-                          DcsrReserveSum<Device>{reserve}, reserved);
+                          DcsrCountSum<Device>{reserve}, reserved);
   const index_type required = A.nnz() + reserved;
   const DcsrParameters& p = A.parameters();
   STRATA_REQUIRE(p.max_capacity == 0 || required <= p.max_capacity,

@@ -104,11 +104,13 @@ struct DcsrView {
   }
 };
 
+// The sum of per-row int counts (live sizes, insertion requests, reserves) as
+// index_type, so that a total beyond INT_MAX is seen rather than wrapped.
 template <class Device>
-struct DcsrRowSizeSum {
-  Kokkos::View<int*, Device> sizes;
+struct DcsrCountSum {
+  Kokkos::View<int*, Device> counts;
 
-  KOKKOS_INLINE_FUNCTION void operator()(const int r, index_type& sum) const { sum += sizes(r); }
+  KOKKOS_INLINE_FUNCTION void operator()(const int r, index_type& sum) const { sum += counts(r); }
 };
 
 // The owning container. Construct with dcsr_blank / dcsr_from_csr /
@@ -148,7 +150,7 @@ class DcsrMatrix {
     index_type total = 0;
     const auto sizes = view_.row_sizes;
     Kokkos::parallel_reduce("strata::dcsr::nnz", Kokkos::RangePolicy<execution_space>(0, view_.num_rows),
-                            DcsrRowSizeSum<Device>{sizes}, total);
+                            DcsrCountSum<Device>{sizes}, total);
     return total;
   }
 
