@@ -7,13 +7,13 @@
 
 namespace strata {
 
-// Lanes per row for rows of mean length `mean`: the power of two at or below
-// it, between 1 and 32 (a warp), so that short rows do not idle lanes.
-inline int lanes_for_mean_length(double mean) {
-  int lanes = 1;
-  while (lanes < 32 && 2.0 * lanes <= mean) lanes *= 2;
-  return lanes;
-}
+// Lanes per row for rows of mean length `mean`: a power of two between 1 and
+// 32 (a warp). Compiled in core/row_teams.cpp, where the measurements behind
+// the rule are, so that refitting it rebuilds one file.
+int lanes_for_mean_length(double mean);
+
+// Whether `lanes` is a lane count the row kernels accept: 1, 2, 4, 8, 16 or 32.
+constexpr bool valid_row_lanes(int lanes) { return lanes >= 1 && lanes <= 32 && (lanes & (lanes - 1)) == 0; }
 
 // A team policy with one row per team thread and `lanes` vector lanes, 128
 // threads per team on devices. Host backends get one row per team and one lane.

@@ -1,42 +1,15 @@
 #pragma once
 // Format::automatic: the format and kernel for this matrix on this device.
 //
-// The rule (choose_spmv_kernel), from the H100 suites of 2026-11-23 (25 matrices,
-// modes N and T; docs/PERFORMANCE.md). The format is chosen before the mode is
-// known, so each choice is the kernel with the smallest worst case over N and T.
-// Lengths are "even" when their std/mean is at most 1.2 and the longest is at
-// most 8 x the mean, for rows and for columns (T runs over the columns):
-//  * even, at least 2^23 nonzeros, on a device: HYB, whose column-major ELL
-//    slots give coalesced loads to a thread per row (poisson3d:160: 1.00x the
-//    best in N, 1.07x in T; 0.77x the time of cuSPARSE CSR);
-//  * even, below 2^23 nonzeros, on a device: CSR with Strata's row kernels
-//    (csr-rows). These products are launch-bound (13-40 us on the H100); the
-//    row kernel is one launch with beta inside, in T over A^T's rows kept by the
-//    handle, where every other kernel pays a scale pass and atomics (cuSPARSE
-//    COO was up to 1.30x the best; Kokkos Kernels' CSR, fastest on several in
-//    N, lost 2-6x in T: mhd1280b, w156, young1c);
-//  * irregular, at least 2^20 nonzeros, where cuSPARSE exists: cuSPARSE CSR
-//    (the fastest kernel on rmat:22 and hubs in N and T; the row kernels are
-//    6-56x slower there);
-//  * irregular, below 2^20, on a device with cuSPARSE: cuSPARSE COO, whose
-//    nonzero-balanced chunks do not wait on one long row;
-//  * host backends, or devices without cuSPARSE: CSR with Kokkos Kernels'
-//    native kernel when even, Strata's load-balanced COO when irregular.
-// Why these thresholds (suite of 2026-11-23):
-//  * longest <= 8 x mean: the row kernel gives a row at most a warp, so one
-//    long row is a tail. cyl6 (longest 721, 13.8 x its mean of 52; std/mean
-//    0.15) took 1.25x the time of cuSPARSE COO in N; ct2010 (10.6 x) and
-//    netscience (9.9 x) were within 1.07x on either kernel. Below 8 x (at
-//    most 4.5 x in the suite) the row kernel was the best or within 1.1x of it
-//    but on ch8-8-b3 in N. TSOPF_RS_b39_c30 has even rows but a column of
-//    30002 entries: the row kernel took 714 us in T against cuSPARSE's 99 us.
-//  * std/mean <= 1.2: bayer10 (1.05 rows, 1.09 columns, longest 4.5 x) was
-//    fastest with the row kernel in N and T, 1.13x faster than cuSPARSE COO;
-//    the next spread in the suite, HEP-th (1.26 rows, 3.13 columns), lost
-//    2-5x with it.
+// The rule (choose_spmv_kernel) decides from the matrix's statistics: even row
+// and column lengths go to Strata's CSR row kernel (or HYB when large),
+// irregular ones to a nonzero-balanced kernel (cuSPARSE CSR or COO, Strata's
+// COO without cuSPARSE). It is compiled in automatic_rule.cpp, with the
+// measurements behind each threshold, so that refitting it rebuilds one file.
 // With AutomaticOptions::measure the candidates are timed once instead and the
 // fastest kept; the choice is cached per matrix signature for the process.
 #include <strata/algorithms/spmv.hpp>
+#include <strata/algorithms/spmv/automatic_rule.hpp>
 #include <strata/algorithms/spmv/registry.hpp>
 #include <strata/core/matrix_statistics.hpp>
 
@@ -59,50 +32,12 @@ struct SpmvChoice {
   std::string reason;
 };
 
-// Thresholds of "even" lengths; see the rule above for the matrices behind them.
-inline constexpr double even_length_max_cv = 1.2;
-inline constexpr double even_length_max_longest_over_mean = 8.0;
-
-// Lengths spread little (std/mean <= 1.2) and none is over 8 x the mean.
-inline bool even_lengths(double mean, double cv, index_type longest) {
-  if (mean <= 0) return true;
-  return cv <= even_length_max_cv && static_cast<double>(longest) <= even_length_max_longest_over_mean * mean;
-}
-
 template <class ExecSpace>
 SpmvChoice choose_spmv_kernel(const MatrixStatistics& s) {
-  std::ostringstream why;
-  why.precision(3);
-  why << "rule: row length std/mean " << s.row_length_cv() << ", longest " << s.row_length_max << " vs mean "
-      << s.row_length_mean << "; column length std/mean " << s.col_length_cv() << ", longest " << s.col_length_max
-      << " vs mean " << s.col_length_mean;
   constexpr bool on_host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
   constexpr bool with_cusparse = Impl::cusparse_spmv_available<ExecSpace>::value;
-  // Rows and columns both: T and H run over the columns.
-  const bool even = s.nnz == 0 || (even_lengths(s.row_length_mean, s.row_length_cv(), s.row_length_max) &&
-                                   even_lengths(s.col_length_mean, s.col_length_cv(), s.col_length_max));
-  if (even && !on_host && s.nnz >= (index_type(1) << 23)) {
-    why << ", " << s.nnz << " nonzeros -> even rows and columns, bandwidth-bound: HYB (coalesced ELL)";
-    return {find_spmv_kernel<ExecSpace>("hyb"), why.str()};
-  }
-  if (!even && with_cusparse && s.nnz >= (index_type(1) << 20)) {
-    why << ", " << s.nnz << " nonzeros -> irregular rows or columns, bandwidth-bound: cuSPARSE CSR (nonzero-balanced)";
-    return {find_spmv_kernel<ExecSpace>("cusparse-csr"), why.str()};
-  }
-  if (even && !on_host) {
-    why << ", " << s.nnz << " nonzeros -> even rows and columns, launch-bound: Strata CSR rows (one launch in every mode)";
-    return {find_spmv_kernel<ExecSpace>("csr-rows"), why.str()};
-  }
-  if (with_cusparse) {
-    why << ", " << s.nnz << " nonzeros -> irregular rows or columns, launch-bound: cuSPARSE COO (nonzero-balanced)";
-    return {find_spmv_kernel<ExecSpace>("cusparse-coo"), why.str()};
-  }
-  if (even) {
-    why << " -> even rows and columns: CSR, Kokkos Kernels' row kernel";
-    return {find_spmv_kernel<ExecSpace>("csr"), why.str()};
-  }
-  why << " -> irregular rows or columns: nonzero-balanced COO";
-  return {find_spmv_kernel<ExecSpace>("coo"), why.str()};
+  const auto rule = Impl::spmv_rule(s, on_host, with_cusparse);
+  return {find_spmv_kernel<ExecSpace>(rule.kernel), rule.reason};
 }
 
 namespace Impl {
