@@ -7,6 +7,7 @@
 #include <strata/core/device_info.hpp>
 #include <strata/core/generators.hpp>
 #include <strata/core/matrix_source.hpp>
+#include <strata/core/row_teams.hpp>
 
 #include <algorithm>
 #include <cstdio>
@@ -31,6 +32,7 @@ const std::vector<OptionSpec> spmv_options = with_options({
     {"--omega", true, "COO load_balanced: chunks per SM/thread (default: 8/32/128 by nnz)"},
     {"--autotune", false, "COO load_balanced: time a ladder of omega on this matrix and use the fastest"},
     {"--deterministic", false, "COO load_balanced: bitwise reproducible results (modes N and C)"},
+    {"--lanes", true, "csr-rows and dcsr: vector lanes per row, 1, 2, 4, 8, 16 or 32 (default: from the mean row length)"},
     {"--reps", true, "timed repetitions (default 50)"},
     {"--warmup", true, "untimed repetitions first (default 5)"},
     {"--copy-mib", true, "buffer size of the copy-bandwidth measurement in MiB (default 1024 on GPUs, 256 on hosts)"},
@@ -43,6 +45,7 @@ struct Options {
   SpmvMode mode = SpmvMode::normal;
   int vectors = 1;
   SpmvSettings coo;  // omega / autotune / deterministic, for the COO load_balanced kernel only
+  int lanes = 0;     // for the row kernels (csr-rows, dcsr) only; 0 = from the mean row length
   int reps = 50;
   int warmup = 5;
 };
@@ -63,6 +66,10 @@ struct KernelResult {
 
 bool takes_coo_options(const SpmvKernel& k) {
   return k.format == Format::coo && k.algorithm == SpmvAlgorithm::load_balanced;
+}
+
+bool takes_row_lanes(const SpmvKernel& k) {
+  return (k.format == Format::csr || k.format == Format::dcsr) && k.algorithm == SpmvAlgorithm::row_vectors;
 }
 
 std::vector<SpmvKernel> parse_kernels(const std::string& text) {
@@ -101,6 +108,15 @@ Options parse_options(const ParsedArgs& parsed) {
   if (coo_options && !any_coo) {
     throw UsageError("spmv: --omega, --autotune and --deterministic apply to the coo kernel, which --format does not name");
   }
+  o.lanes = static_cast<int>(parsed.get_int("--lanes", 0, 1, 32));
+  if (parsed.has("--lanes")) {
+    if (!valid_row_lanes(o.lanes)) {
+      throw UsageError("spmv: --lanes must be 1, 2, 4, 8, 16 or 32, got " + std::to_string(o.lanes));
+    }
+    if (std::none_of(o.kernels.begin(), o.kernels.end(), takes_row_lanes)) {
+      throw UsageError("spmv: --lanes applies to the row kernels csr-rows and dcsr, which --format does not name");
+    }
+  }
   if (o.coo.deterministic && is_transposed(o.mode)) {
     throw UsageError(std::string("spmv: --deterministic computes modes N and C only, not --mode ") + to_string(o.mode));
   }
@@ -116,6 +132,7 @@ std::vector<KernelResult> run_kernels(const HostCsr<Value>& host, const Options&
     if (progress) std::cerr << "spmv: " << kernel.name << " ...\n";
     measure::SpmvRunOptions run_options;
     if (takes_coo_options(kernel)) run_options.settings = options.coo;
+    if (takes_row_lanes(kernel)) run_options.settings.lanes = options.lanes;
     KernelResult r;
     r.kernel = kernel.name;
     std::unique_ptr<measure::SpmvRun<Value, ExecSpace>> run_ptr;

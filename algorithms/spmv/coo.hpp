@@ -31,6 +31,7 @@ struct SpmvFormat<ExecSpace, CooMatrix<Value, Device>> {
   static bool is_load_balanced(const SpmvSettings& s) { return s.algorithm != SpmvAlgorithm::cusparse; }
 
   static void check_settings(const SpmvSettings& s) {
+    check_row_lanes(name, s, false);
     STRATA_REQUIRE(s.omega >= 0, "strata::SpmvHandle<COO>: omega must be >= 0 (0 = by nnz), got " +
                                      std::to_string(s.omega));
     STRATA_REQUIRE(is_load_balanced(s) || (s.omega == 0 && !s.deterministic && !s.autotune),

@@ -40,7 +40,10 @@ struct SpmvFormat<ExecSpace, KokkosSparse::CrsMatrix<V, O, D, M, S>> {
     if (has_cusparse) list += ", cusparse";
     return list;
   }
-  static void check_settings(const SpmvSettings& s) { refuse_coo_options(name, s); }
+  static void check_settings(const SpmvSettings& s) {
+    refuse_coo_options(name, s);
+    check_row_lanes(name, s, s.algorithm == SpmvAlgorithm::row_vectors);
+  }
   static void check_mode(const SpmvSettings&, SpmvMode) {}
   static MatrixIdentity identity(const matrix_type& A) {
     return {A.graph.row_map.data(), 0, static_cast<index_type>(A.numRows()), static_cast<index_type>(A.numCols())};
@@ -56,7 +59,8 @@ struct SpmvFormat<ExecSpace, KokkosSparse::CrsMatrix<V, O, D, M, S>> {
     SpmvAlgorithm algorithm = SpmvAlgorithm::kk_native;
     TypeKeyedCache kk_plans;  // one Kokkos Kernels plan per (x, y) type
     cusparse_state_t<value_type, ExecSpace> cusparse;
-    int lanes = 1;  // row_vectors
+    int lanes = 1;            // row_vectors
+    int requested_lanes = 0;  // row_vectors: the handle's lanes, for A^T's rows too; 0 = from the mean length
     CsrTransposedStructure<std::remove_const_t<offset_type>, std::remove_const_t<ordinal_type>, device_type>
         transposed;  // row_vectors, built on the first T or H product
   };
@@ -64,7 +68,9 @@ struct SpmvFormat<ExecSpace, KokkosSparse::CrsMatrix<V, O, D, M, S>> {
   static void analyze(const ExecSpace&, const SpmvSettings& s, const matrix_type& A, State& state) {
     state.algorithm = s.algorithm == SpmvAlgorithm::format_default ? SpmvAlgorithm::kk_native : s.algorithm;
     if (state.algorithm == SpmvAlgorithm::row_vectors) {
-      state.lanes = lanes_for_mean_length(A.numRows() > 0 ? static_cast<double>(A.nnz()) / A.numRows() : 0.0);
+      state.lanes = s.lanes > 0 ? s.lanes
+                                : lanes_for_mean_length(A.numRows() > 0 ? static_cast<double>(A.nnz()) / A.numRows() : 0.0);
+      state.requested_lanes = s.lanes;
     }
     if constexpr (has_cusparse) {
       if (state.algorithm == SpmvAlgorithm::cusparse) {
@@ -124,6 +130,7 @@ struct SpmvFormat<ExecSpace, KokkosSparse::CrsMatrix<V, O, D, M, S>> {
     if (!t.built) {
       t = transpose_csr_structure<std::remove_const_t<offset_type>, std::remove_const_t<ordinal_type>, device_type>(
           A.graph.row_map, A.graph.entries, A.numRows(), A.numCols());
+      if (state.requested_lanes > 0) t.lanes = state.requested_lanes;
     }
     launch_csr_rows<true>(space, t.row_map, t.rows, t.positions, A.values, A.numCols(), t.lanes, conjugate, alpha, x,
                           beta, y);

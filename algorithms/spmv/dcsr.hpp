@@ -121,7 +121,11 @@ struct SpmvFormat<ExecSpace, DcsrMatrix<Value, Device>> {
     return a == SpmvAlgorithm::format_default || a == SpmvAlgorithm::row_vectors || a == SpmvAlgorithm::binned_rows;
   }
   static std::string algorithm_list() { return "row_vectors (default), binned_rows"; }
-  static void check_settings(const SpmvSettings& s) { refuse_coo_options(name, s); }
+  static void check_settings(const SpmvSettings& s) {
+    refuse_coo_options(name, s);
+    // row_vectors is DCSR's default kernel.
+    check_row_lanes(name, s, s.algorithm == SpmvAlgorithm::row_vectors || s.algorithm == SpmvAlgorithm::format_default);
+  }
   static void check_mode(const SpmvSettings&, SpmvMode) {}
   static MatrixIdentity identity(const matrix_type& A) { return {A.identity_key(), 0, A.num_rows(), A.num_cols()}; }
   static index_type rows(const matrix_type& A) { return A.num_rows(); }
@@ -138,7 +142,8 @@ struct SpmvFormat<ExecSpace, DcsrMatrix<Value, Device>> {
   static void analyze(const ExecSpace&, const SpmvSettings& s, const matrix_type& A, State& state) {
     state.binned = s.algorithm == SpmvAlgorithm::binned_rows;
     if (!state.binned) {
-      state.lanes = lanes_for_mean_length(A.num_rows() > 0 ? static_cast<double>(A.nnz()) / A.num_rows() : 0.0);
+      state.lanes = s.lanes > 0 ? s.lanes
+                                : lanes_for_mean_length(A.num_rows() > 0 ? static_cast<double>(A.nnz()) / A.num_rows() : 0.0);
       return;
     }
     auto bins = dcsr_bin_rows(A.view().row_sizes);

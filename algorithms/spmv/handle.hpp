@@ -13,7 +13,9 @@
 //   State, analyze(space, settings, A, state), apply(...), describe(settings, state).
 #include <strata/algorithms/spmv/algorithm.hpp>
 #include <strata/algorithms/spmv/mode.hpp>
+#include <strata/core/error.hpp>
 #include <strata/core/index.hpp>
+#include <strata/core/row_teams.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -32,6 +34,8 @@ struct SpmvSettings {
   int omega = 0;               // COO load_balanced: chunks per SM/thread; 0 = by nnz (8/32/128)
   bool deterministic = false;  // COO load_balanced: bitwise reproducible, modes N and C
   bool autotune = false;       // COO load_balanced: time a ladder of omega on first use
+  int lanes = 0;               // CSR and DCSR row_vectors: vector lanes per row, 1-32 (power of two);
+                               // 0 = from the mean row length (core/row_teams.cpp)
 };
 
 // Which matrix a handle was analysed for: the address of storage the matrix
@@ -68,6 +72,17 @@ inline void refuse_coo_options(const char* format, const SpmvSettings& s) {
   STRATA_REQUIRE(s.omega == 0 && !s.deterministic && !s.autotune,
                  std::string("strata::SpmvHandle<") + format +
                      ">: omega, deterministic and autotune are options of the COO load_balanced kernel");
+}
+
+// The lane count of the row kernels: 0 (from the mean row length) or a power
+// of two up to 32, and only for the row_vectors kernel of `format`.
+inline void check_row_lanes(const char* format, const SpmvSettings& s, bool row_kernel) {
+  STRATA_REQUIRE(s.lanes == 0 || row_kernel,
+                 std::string("strata::SpmvHandle<") + format + ">: lanes is an option of the row_vectors kernel (CSR, "
+                     "DCSR), not of " + to_string(s.algorithm));
+  STRATA_REQUIRE(s.lanes == 0 || valid_row_lanes(s.lanes),
+                 std::string("strata::SpmvHandle<") + format + ">: lanes must be 1, 2, 4, 8, 16 or 32 (0 = from the "
+                     "mean row length), got " + std::to_string(s.lanes));
 }
 
 }  // namespace Impl
@@ -116,6 +131,11 @@ class SpmvHandle {
   void set_autotune(bool on) {
     SpmvSettings s = settings_;
     s.autotune = on;
+    set_settings(s);
+  }
+  void set_lanes(int lanes) {
+    SpmvSettings s = settings_;
+    s.lanes = lanes;
     set_settings(s);
   }
   void set_settings(const SpmvSettings& s) {

@@ -86,7 +86,10 @@ struct SpmvFormat<ExecSpace, HiSparseMatrix<Value, Device>> {
 
   static bool supports(SpmvAlgorithm a) { return a == SpmvAlgorithm::format_default || a == SpmvAlgorithm::leaf_teams; }
   static std::string algorithm_list() { return "leaf_teams (default)"; }
-  static void check_settings(const SpmvSettings& s) { refuse_coo_options(name, s); }
+  static void check_settings(const SpmvSettings& s) {
+    refuse_coo_options(name, s);
+    check_row_lanes(name, s, false);
+  }
   static void check_mode(const SpmvSettings&, SpmvMode) {}
   // The stored tree (pool and root), whatever the transpose flag and scale say.
   static MatrixIdentity identity(const matrix_type& A) {

@@ -86,7 +86,10 @@ struct SpmvFormat<ExecSpace, HybMatrix<Value, Device>> {
 
   static bool supports(SpmvAlgorithm a) { return a == SpmvAlgorithm::format_default || a == SpmvAlgorithm::ell_coo; }
   static std::string algorithm_list() { return "ell_coo (default)"; }
-  static void check_settings(const SpmvSettings& s) { refuse_coo_options(name, s); }
+  static void check_settings(const SpmvSettings& s) {
+    refuse_coo_options(name, s);
+    check_row_lanes(name, s, false);
+  }
   static void check_mode(const SpmvSettings&, SpmvMode) {}
   static MatrixIdentity identity(const matrix_type& A) { return {A.identity_key(), 0, A.num_rows(), A.num_cols()}; }
   static index_type rows(const matrix_type& A) { return A.num_rows(); }

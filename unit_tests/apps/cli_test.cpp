@@ -168,6 +168,7 @@ TEST_F(StrataCommand, SpmvRunsInEveryDocumentedForm) {
       {"spmv", "small.mtx", "--precision", "float", "--mode", "T"},
       {"spmv", "small.mtx", "--format", "csr"},
       {"spmv", "small.mtx", "--format", "coo", "--omega", "4"},
+      {"spmv", "small.mtx", "--format", "csr-rows,dcsr", "--lanes", "1", "--mode", "T"},
       {"gen:poisson2d:4", "--mode", "N"},  // a MATRIX without a command runs spmv
   };
   for (const auto& form : forms) {
@@ -260,6 +261,11 @@ TEST_F(StrataCommand, OtherUsageErrors) {
       {{"spmv", "gen:poisson2d:4", "--precision", "half"}, "'half'"},
       {{"spmv", "gen:poisson2d:4", "--format", "dense"}, "strata spmv: --format"},
       {{"spmv", "gen:poisson2d:4", "--format", "dense"}, "'dense'"},
+      {{"spmv", "gen:poisson2d:4", "--format", "csr-rows", "--lanes", "3"},
+       "strata spmv: --lanes must be 1, 2, 4, 8, 16 or 32, got 3"},
+      {{"spmv", "gen:poisson2d:4", "--format", "csr-rows", "--lanes", "64"}, "--lanes expects an integer in [1, 32]"},
+      {{"spmv", "gen:poisson2d:4", "--format", "csr,coo", "--lanes", "4"},
+       "strata spmv: --lanes applies to the row kernels csr-rows and dcsr, which --format does not name"},
       {{"info", "gen:nonsense:3"}, "strata info: generator spec 'gen:nonsense:3': unknown kind 'nonsense'"},
       {{"info", "gen:poisson2d:x"}, "generator spec 'gen:poisson2d:x': parameter 1 ('x') is not a non-negative"},
       {{"info", "gen:poisson3d:0"}, "generator spec 'gen:poisson3d:0': poisson3d_7pt: grid size n must be >= 1"},

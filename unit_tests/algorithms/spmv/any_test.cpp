@@ -181,6 +181,25 @@ TEST(SpmvHandleMisuse, OptionsOfOtherFormatsAndAlgorithmsAreRefused) {
   expect_error([] { SpmvHandle<ExecSpace, DeviceCsr<double, Device>>().set_omega(8); },
                "SpmvHandle<CSR>: omega, deterministic and autotune are options of the COO load_balanced kernel");
   expect_error([] { SpmvHandle<ExecSpace, CooMatrix<double, Device>>().set_omega(-1); }, "omega must be >= 0");
+  expect_error([] { SpmvHandle<ExecSpace, CooMatrix<double, Device>>().set_lanes(4); },
+               "SpmvHandle<COO>: lanes is an option of the row_vectors kernel (CSR, DCSR), not of format_default");
+  expect_error([] { SpmvHandle<ExecSpace, DeviceCsr<double, Device>>().set_lanes(4); },
+               "SpmvHandle<CSR>: lanes is an option of the row_vectors kernel (CSR, DCSR), not of format_default");
+  expect_error(
+      [] {
+        SpmvHandle<ExecSpace, DeviceCsr<double, Device>> h(SpmvAlgorithm::row_vectors);
+        h.set_lanes(3);
+      },
+      "SpmvHandle<CSR>: lanes must be 1, 2, 4, 8, 16 or 32 (0 = from the mean row length), got 3");
+  expect_error([] { SpmvHandle<ExecSpace, DcsrMatrix<double, Device>>().set_lanes(64); }, "lanes must be 1, 2, 4,");
+  expect_error(
+      [] {
+        SpmvHandle<ExecSpace, DcsrMatrix<double, Device>> h(SpmvAlgorithm::binned_rows);
+        h.set_lanes(2);
+      },
+      "SpmvHandle<DCSR>: lanes is an option of the row_vectors kernel (CSR, DCSR), not of binned_rows");
+  expect_error([] { SpmvHandle<ExecSpace, HybMatrix<double, Device>>().set_lanes(1); },
+               "SpmvHandle<HYB>: lanes is an option");
   // A run-time format: the held format checks the options when the handle is bound.
   const auto A = make_spmv_matrix<double>(ExecSpace(), gen::poisson2d_5pt(4), Format::coo);
   Kokkos::View<double*, Device> x("x", 16), y("y", 16);

@@ -27,6 +27,17 @@ TYPED_TEST(DcsrSpmvTest, BothKernelsMatchReferenceEverywhere) {
   }
 }
 
+// The handle's lane count replaces the one from the mean row length.
+TYPED_TEST(DcsrSpmvTest, RowKernelMatchesReferenceWithOneLaneAndWithAWarp) {
+  for (const int lanes : {1, 32}) {
+    SCOPED_TRACE("lanes " + std::to_string(lanes));
+    SpmvSettings s;
+    s.algorithm = SpmvAlgorithm::row_vectors;
+    s.lanes = lanes;
+    test::check_every_case<TypeParam, DcsrMatrix<TypeParam, DcsrDevice>>(make_dcsr<TypeParam>, s);
+  }
+}
+
 template <class Value>
 void expect_both_kernels_match(const DcsrMatrix<Value, DcsrDevice>& A, const HostCsr<Value>& reference) {
   const Value alphas[] = {value_from<Value>(1.0, 0.0), value_from<Value>(-1.5, 0.5)};
