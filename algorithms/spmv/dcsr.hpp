@@ -139,14 +139,16 @@ struct SpmvFormat<ExecSpace, DcsrMatrix<Value, Device>> {
     std::vector<ExecSpace> instances;
   };
 
-  static void analyze(const ExecSpace&, const SpmvSettings& s, const matrix_type& A, State& state) {
+  static void analyze(const ExecSpace& space, const SpmvSettings& s, const matrix_type& A, State& state) {
     state.binned = s.algorithm == SpmvAlgorithm::binned_rows;
     if (!state.binned) {
-      state.lanes = s.lanes > 0 ? s.lanes
-                                : lanes_for_mean_length(A.num_rows() > 0 ? static_cast<double>(A.nnz()) / A.num_rows() : 0.0);
+      state.lanes = row_lanes(s.lanes, A.nnz(), A.num_rows());
       return;
     }
-    auto bins = dcsr_bin_rows(A.view().row_sizes);
+    // Binned on the caller's instance, then fenced: the bin kernels run on other instances,
+    // and a later product may come on another instance than this analysis.
+    auto bins = dcsr_bin_rows(space, A.view().row_sizes);
+    space.fence();
     state.bin_rows = bins.rows;
     state.bin_offsets = bins.offsets;
     int used = 0;

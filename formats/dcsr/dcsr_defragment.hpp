@@ -95,7 +95,7 @@ DcsrView<Value, Device> rebuild_dcsr_pool(const DcsrView<Value, Device>& old, co
   using ExecSpace = typename Device::execution_space;
   const int n = old.num_rows;
   Kokkos::View<int*, Device> placement;  // rows in pool order; empty means index order
-  if (order == DcsrRowOrder::by_length) placement = dcsr_bin_rows(old.row_sizes).rows;
+  if (order == DcsrRowOrder::by_length) placement = dcsr_bin_rows(ExecSpace(), old.row_sizes).rows;
   const bool has_reserve = reserve.extent(0) > 0;
   const bool has_placement = placement.extent(0) > 0;
   const auto sizes = old.row_sizes;

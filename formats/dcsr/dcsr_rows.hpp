@@ -64,24 +64,28 @@ struct DcsrCompactBinRows {
   }
 };
 
-template <class Device>
-DcsrRowBins<Device> dcsr_bin_rows(const Kokkos::View<int*, Device>& row_sizes) {
-  using ExecSpace = typename Device::execution_space;
+// Every kernel runs on `space`, in order with the caller's work there: the
+// rows are ready for work that `space` runs next or that waits on it.
+template <class ExecSpace, class Device>
+DcsrRowBins<Device> dcsr_bin_rows(const ExecSpace& space, const Kokkos::View<int*, Device>& row_sizes) {
   const int n = static_cast<int>(row_sizes.extent(0));
-  Kokkos::View<int[dcsr_length_bin_count], Device> counts("strata::dcsr::bin_counts");
-  Kokkos::parallel_for("strata::dcsr::count_bins", Kokkos::RangePolicy<ExecSpace>(0, n),
+  Kokkos::View<int[dcsr_length_bin_count], Device> counts(Kokkos::view_alloc(space, "strata::dcsr::bin_counts"));
+  Kokkos::parallel_for("strata::dcsr::count_bins", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
                        DcsrCountBinRows<Device>{counts, row_sizes});
-  auto counts_h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), counts);
+  auto counts_h = Kokkos::create_mirror_view(Kokkos::HostSpace(), counts);
+  Kokkos::deep_copy(space, counts_h, counts);
+  space.fence();
   DcsrRowBins<Device> bins;
   bins.offsets.assign(dcsr_length_bin_count + 1, 0);
   for (int b = 0; b < dcsr_length_bin_count; ++b) bins.offsets[b + 1] = bins.offsets[b] + counts_h(b);
-  bins.rows = Kokkos::View<int*, Device>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::dcsr::binned_rows"), n);
+  bins.rows = Kokkos::View<int*, Device>(
+      Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "strata::dcsr::binned_rows"), n);
   const auto rows = bins.rows;
   for (int b = 0; b < dcsr_length_bin_count; ++b) {
     if (counts_h(b) == 0) continue;
     const int first = static_cast<int>(bins.offsets[b]);
     // One stable compaction per non-empty bin keeps rows of a bin in index order.
-    Kokkos::parallel_scan("strata::dcsr::bin_rows", Kokkos::RangePolicy<ExecSpace>(0, n),
+    Kokkos::parallel_scan("strata::dcsr::bin_rows", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
                           DcsrCompactBinRows<Device>{row_sizes, rows, b, first});
   }
   return bins;

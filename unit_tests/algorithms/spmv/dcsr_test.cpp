@@ -18,24 +18,22 @@ DcsrMatrix<Value, DcsrDevice> make_dcsr(const HostCsr<Value>& host) {
   return dcsr_from_csr<Value, DcsrDevice>(to_kokkos_crs<DeviceCsr<Value, DcsrDevice>>(host, "strata::test_dcsr"));
 }
 
-TYPED_TEST(DcsrSpmvTest, BothKernelsMatchReferenceEverywhere) {
-  for (SpmvAlgorithm a : {SpmvAlgorithm::row_vectors, SpmvAlgorithm::binned_rows}) {
-    SCOPED_TRACE(to_string(a));
-    SpmvSettings s;
-    s.algorithm = a;
-    test::check_every_case<TypeParam, DcsrMatrix<TypeParam, DcsrDevice>>(make_dcsr<TypeParam>, s);
-  }
+// One test per kernel, so that a failure or a sanitizer report names the kernel.
+TYPED_TEST(DcsrSpmvTest, RowKernelMatchesReferenceEverywhere) {
+  SpmvSettings s;
+  s.algorithm = SpmvAlgorithm::row_vectors;
+  test::check_every_case<TypeParam, DcsrMatrix<TypeParam, DcsrDevice>>(make_dcsr<TypeParam>, s);
+}
+
+TYPED_TEST(DcsrSpmvTest, BinnedKernelMatchesReferenceEverywhere) {
+  SpmvSettings s;
+  s.algorithm = SpmvAlgorithm::binned_rows;
+  test::check_every_case<TypeParam, DcsrMatrix<TypeParam, DcsrDevice>>(make_dcsr<TypeParam>, s);
 }
 
 // The handle's lane count replaces the one from the mean row length.
 TYPED_TEST(DcsrSpmvTest, RowKernelMatchesReferenceWithOneLaneAndWithAWarp) {
-  for (const int lanes : {1, 32}) {
-    SCOPED_TRACE("lanes " + std::to_string(lanes));
-    SpmvSettings s;
-    s.algorithm = SpmvAlgorithm::row_vectors;
-    s.lanes = lanes;
-    test::check_every_case<TypeParam, DcsrMatrix<TypeParam, DcsrDevice>>(make_dcsr<TypeParam>, s);
-  }
+  test::check_every_case_with_one_lane_and_a_warp<TypeParam, DcsrMatrix<TypeParam, DcsrDevice>>(make_dcsr<TypeParam>);
 }
 
 template <class Value>
