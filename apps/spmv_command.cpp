@@ -111,7 +111,7 @@ Options parse_options(const ParsedArgs& parsed) {
   o.lanes = static_cast<int>(parsed.get_int("--lanes", 0, 1, 32));
   if (parsed.has("--lanes")) {
     if (!valid_row_lanes(o.lanes)) {
-      throw UsageError("spmv: --lanes must be 1, 2, 4, 8, 16 or 32, got " + std::to_string(o.lanes));
+      throw UsageError(std::string("spmv: --lanes must be ") + valid_row_lanes_list + ", got " + std::to_string(o.lanes));
     }
     if (std::none_of(o.kernels.begin(), o.kernels.end(), takes_row_lanes)) {
       throw UsageError("spmv: --lanes applies to the row kernels csr-rows and dcsr, which --format does not name");

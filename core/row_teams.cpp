@@ -27,4 +27,9 @@ int lanes_for_mean_length(double mean) {
   return lanes;
 }
 
+int row_lanes(int requested, index_type entries, index_type rows) {
+  if (requested > 0) return requested;
+  return lanes_for_mean_length(rows > 0 ? static_cast<double>(entries) / static_cast<double>(rows) : 0.0);
+}
+
 }  // namespace strata

@@ -12,8 +12,13 @@ namespace strata {
 // the rule are, so that refitting it rebuilds one file.
 int lanes_for_mean_length(double mean);
 
-// Whether `lanes` is a lane count the row kernels accept: 1, 2, 4, 8, 16 or 32.
+// Lanes for `rows` rows holding `entries` entries: `requested` (a handle's
+// lane count) when it is not 0, else lanes_for_mean_length of their mean.
+int row_lanes(int requested, index_type entries, index_type rows);
+
+// Whether `lanes` is a lane count the row kernels accept, and the list for messages.
 constexpr bool valid_row_lanes(int lanes) { return lanes >= 1 && lanes <= 32 && (lanes & (lanes - 1)) == 0; }
+constexpr const char* valid_row_lanes_list = "1, 2, 4, 8, 16 or 32";
 
 // A team policy with one row per team thread and `lanes` vector lanes, 128
 // threads per team on devices. Host backends get one row per team and one lane.

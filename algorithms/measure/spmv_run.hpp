@@ -18,6 +18,7 @@
 namespace strata::measure {
 
 // Handle options a run may set (those that do not apply to the kernel are refused by the handle).
+// Format::automatic is told the run's mode (AutomaticOptions::modes is set from it).
 struct SpmvRunOptions {
   SpmvSettings settings;
   AutomaticOptions automatic;

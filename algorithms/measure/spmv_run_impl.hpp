@@ -12,7 +12,10 @@ SpmvRun<Value, ExecSpace>::SpmvRun(const ExecSpace& space, const HostCsr<Value>&
     : space_(space), host_(host), kernel_(kernel), mode_(mode), vectors_(vectors) {
   STRATA_REQUIRE(vectors >= 1, "SpmvRun: vectors must be at least 1, got " + std::to_string(vectors));
   Kokkos::Timer timer;
-  matrix_ = make_spmv_matrix<Value>(space, host, kernel, options.automatic);
+  // A run multiplies in one mode: Format::automatic chooses for that mode.
+  AutomaticOptions automatic = options.automatic;
+  automatic.modes = modes_of(mode);
+  matrix_ = make_spmv_matrix<Value>(space, host, kernel, automatic);
   SpmvSettings settings = options.settings;
   settings.algorithm = SpmvAlgorithm::format_default;  // the matrix's hint says which kernel
   handle_.set_settings(settings);

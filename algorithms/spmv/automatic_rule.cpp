@@ -1,11 +1,21 @@
 // The rule of Format::automatic (algorithms/spmv/automatic.hpp): the kernel for
 // a matrix from its statistics, on a host or a device, with or without cuSPARSE.
 //
-// The rule (choose_spmv_kernel), from the H100 suites of 2026-11-23 (25 matrices,
-// modes N and T; docs/PERFORMANCE.md). The format is chosen before the mode is
-// known, so each choice is the kernel with the smallest worst case over N and T.
-// Lengths are "even" when their std/mean is at most 1.2 and the longest is at
-// most 8 x the mean, for rows and for columns (T runs over the columns):
+// The rule (choose_spmv_kernel), from the H100 suites of 2026-11-23 and -24 (23-25
+// matrices, modes N and T; docs/PERFORMANCE.md). The caller says which modes the
+// matrix will be multiplied in (SpmvModes): N and C run over the rows, T and H
+// over the columns, and only the lengths of the dimensions run over are weighed.
+// For all modes each choice is the kernel with the smallest worst case over N
+// and T. Lengths are "even" when their std/mean is at most 1.2 and the longest is
+// at most 8 x the mean:
+//  * N and C only, on a device, every row within 1.1 x the mean length: HYB,
+//    whose ELL part (width ceil(mean)) then holds nearly every entry without
+//    padding and gives a thread per row coalesced loads (2026-11-24, N:
+//    ch8-8-b3, all rows 4: 13.3 us against csr-rows 14.7; young1c, longest
+//    1.03 x the mean: 12.5 against 14.3). bcsstk21 (longest 1.22 x) and ani4
+//    (1.32 x) took 1.26-1.31x the row kernel's time with HYB. In T, HYB
+//    scatters with atomics (young1c 1.32x, ch8-8-b3 1.24x the best), so it is
+//    not chosen when T or H may come;
 //  * even, at least 2^23 nonzeros, on a device: HYB, whose column-major ELL
 //    slots give coalesced loads to a thread per row (poisson3d:160: 1.00x the
 //    best in N, 1.07x in T; 0.77x the time of cuSPARSE CSR);
@@ -29,7 +39,9 @@
 //    netscience (9.9 x) were within 1.07x on either kernel. Below 8 x (at
 //    most 4.5 x in the suite) the row kernel was the best or within 1.1x of it
 //    but on ch8-8-b3 in N. TSOPF_RS_b39_c30 has even rows but a column of
-//    30002 entries: the row kernel took 714 us in T against cuSPARSE's 99 us.
+//    30002 entries: the row kernel took 714 us in T against cuSPARSE's 99 us,
+//    and was the fastest in N (18.8 us against cuSPARSE CSR's 22.1): its
+//    columns decide only when T or H may come.
 //  * std/mean <= 1.2: bayer10 (1.05 rows, 1.09 columns, longest 4.5 x) was
 //    fastest with the row kernel in N and T, 1.13x faster than cuSPARSE COO;
 //    the next spread in the suite, HEP-th (1.26 rows, 3.13 columns), lost
@@ -45,6 +57,8 @@ namespace {
 // Thresholds of "even" lengths; see the rule above for the matrices behind them.
 constexpr double even_length_max_cv = 1.2;
 constexpr double even_length_max_longest_over_mean = 8.0;
+// Rows "uniform" enough for HYB's ELL in N: the longest within this factor of the mean.
+constexpr double uniform_length_max_longest_over_mean = 1.1;
 
 // Lengths spread little (std/mean <= 1.2) and none is over 8 x the mean.
 bool even_lengths(double mean, double cv, index_type longest) {
@@ -54,36 +68,51 @@ bool even_lengths(double mean, double cv, index_type longest) {
 
 }  // namespace
 
-SpmvRuleChoice spmv_rule(const MatrixStatistics& s, bool on_host, bool with_cusparse) {
+SpmvRuleChoice spmv_rule(const MatrixStatistics& s, bool on_host, bool with_cusparse, SpmvModes modes) {
+  const bool over_rows = modes != SpmvModes::transposed;     // N, C
+  const bool over_columns = modes != SpmvModes::untransposed;  // T, H
   std::ostringstream why;
   why.precision(3);
-  why << "rule: row length std/mean " << s.row_length_cv() << ", longest " << s.row_length_max << " vs mean "
-      << s.row_length_mean << "; column length std/mean " << s.col_length_cv() << ", longest " << s.col_length_max
-      << " vs mean " << s.col_length_mean;
-  // Rows and columns both: T and H run over the columns.
-  const bool even = s.nnz == 0 || (even_lengths(s.row_length_mean, s.row_length_cv(), s.row_length_max) &&
-                                   even_lengths(s.col_length_mean, s.col_length_cv(), s.col_length_max));
+  why << "rule for modes " << to_string(modes) << ":";
+  if (over_rows) {
+    why << " row length std/mean " << s.row_length_cv() << ", longest " << s.row_length_max << " vs mean "
+        << s.row_length_mean << ";";
+  }
+  if (over_columns) {
+    why << " column length std/mean " << s.col_length_cv() << ", longest " << s.col_length_max << " vs mean "
+        << s.col_length_mean << ";";
+  }
+  const bool even =
+      s.nnz == 0 ||
+      ((!over_rows || even_lengths(s.row_length_mean, s.row_length_cv(), s.row_length_max)) &&
+       (!over_columns || even_lengths(s.col_length_mean, s.col_length_cv(), s.col_length_max)));
+  const bool uniform_rows =
+      s.nnz > 0 && static_cast<double>(s.row_length_max) <= uniform_length_max_longest_over_mean * s.row_length_mean;
+  if (!over_columns && uniform_rows && !on_host) {
+    why << " " << s.nnz << " nonzeros -> every row within 1.1x the mean length, N/C only: HYB (ELL without padding)";
+    return {"hyb", why.str()};
+  }
   if (even && !on_host && s.nnz >= (index_type(1) << 23)) {
-    why << ", " << s.nnz << " nonzeros -> even rows and columns, bandwidth-bound: HYB (coalesced ELL)";
+    why << " " << s.nnz << " nonzeros -> even lengths, bandwidth-bound: HYB (coalesced ELL)";
     return {"hyb", why.str()};
   }
   if (!even && with_cusparse && s.nnz >= (index_type(1) << 20)) {
-    why << ", " << s.nnz << " nonzeros -> irregular rows or columns, bandwidth-bound: cuSPARSE CSR (nonzero-balanced)";
+    why << " " << s.nnz << " nonzeros -> irregular lengths, bandwidth-bound: cuSPARSE CSR (nonzero-balanced)";
     return {"cusparse-csr", why.str()};
   }
   if (even && !on_host) {
-    why << ", " << s.nnz << " nonzeros -> even rows and columns, launch-bound: Strata CSR rows (one launch in every mode)";
+    why << " " << s.nnz << " nonzeros -> even lengths, launch-bound: Strata CSR rows (one launch in every mode)";
     return {"csr-rows", why.str()};
   }
   if (with_cusparse) {
-    why << ", " << s.nnz << " nonzeros -> irregular rows or columns, launch-bound: cuSPARSE COO (nonzero-balanced)";
+    why << " " << s.nnz << " nonzeros -> irregular lengths, launch-bound: cuSPARSE COO (nonzero-balanced)";
     return {"cusparse-coo", why.str()};
   }
   if (even) {
-    why << " -> even rows and columns: CSR, Kokkos Kernels' row kernel";
+    why << " -> even lengths: CSR, Kokkos Kernels' row kernel";
     return {"csr", why.str()};
   }
-  why << " -> irregular rows or columns: nonzero-balanced COO";
+  why << " -> irregular lengths: nonzero-balanced COO";
   return {"coo", why.str()};
 }
 

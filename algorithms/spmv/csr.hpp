@@ -59,8 +59,7 @@ struct SpmvFormat<ExecSpace, KokkosSparse::CrsMatrix<V, O, D, M, S>> {
     SpmvAlgorithm algorithm = SpmvAlgorithm::kk_native;
     TypeKeyedCache kk_plans;  // one Kokkos Kernels plan per (x, y) type
     cusparse_state_t<value_type, ExecSpace> cusparse;
-    int lanes = 1;            // row_vectors
-    int requested_lanes = 0;  // row_vectors: the handle's lanes, for A^T's rows too; 0 = from the mean length
+    int lanes = 1;  // row_vectors
     CsrTransposedStructure<std::remove_const_t<offset_type>, std::remove_const_t<ordinal_type>, device_type>
         transposed;  // row_vectors, built on the first T or H product
   };
@@ -68,9 +67,7 @@ struct SpmvFormat<ExecSpace, KokkosSparse::CrsMatrix<V, O, D, M, S>> {
   static void analyze(const ExecSpace&, const SpmvSettings& s, const matrix_type& A, State& state) {
     state.algorithm = s.algorithm == SpmvAlgorithm::format_default ? SpmvAlgorithm::kk_native : s.algorithm;
     if (state.algorithm == SpmvAlgorithm::row_vectors) {
-      state.lanes = s.lanes > 0 ? s.lanes
-                                : lanes_for_mean_length(A.numRows() > 0 ? static_cast<double>(A.nnz()) / A.numRows() : 0.0);
-      state.requested_lanes = s.lanes;
+      state.lanes = row_lanes(s.lanes, A.nnz(), A.numRows());
     }
     if constexpr (has_cusparse) {
       if (state.algorithm == SpmvAlgorithm::cusparse) {
@@ -82,7 +79,7 @@ struct SpmvFormat<ExecSpace, KokkosSparse::CrsMatrix<V, O, D, M, S>> {
   }
 
   template <class XView, class YView>
-  static void apply(const ExecSpace& space, const SpmvSettings&, State& state, SpmvMode mode, value_type alpha,
+  static void apply(const ExecSpace& space, const SpmvSettings& s, State& state, SpmvMode mode, value_type alpha,
                     const matrix_type& A, const XView& x, value_type beta, const YView& y) {
     if constexpr (has_cusparse) {
       if (state.algorithm == SpmvAlgorithm::cusparse) {
@@ -95,7 +92,7 @@ struct SpmvFormat<ExecSpace, KokkosSparse::CrsMatrix<V, O, D, M, S>> {
       }
     }
     if (state.algorithm == SpmvAlgorithm::row_vectors) {
-      apply_rows(space, state, mode, alpha, A, x, beta, y);
+      apply_rows(space, s, state, mode, alpha, A, x, beta, y);
       return;
     }
     using Plan = compat::KkSpmvPlan<ExecSpace, matrix_type, XView, YView>;
@@ -113,8 +110,8 @@ struct SpmvFormat<ExecSpace, KokkosSparse::CrsMatrix<V, O, D, M, S>> {
 
  private:
   template <class XView, class YView>
-  static void apply_rows(const ExecSpace& space, State& state, SpmvMode mode, value_type alpha, const matrix_type& A,
-                         const XView& x, value_type beta, const YView& y) {
+  static void apply_rows(const ExecSpace& space, const SpmvSettings& s, State& state, SpmvMode mode, value_type alpha,
+                         const matrix_type& A, const XView& x, value_type beta, const YView& y) {
     // BLAS semantics: alpha = 0 reads neither A nor x.
     if (alpha == value_type(0)) {
       scale_output(space, beta, y);
@@ -129,8 +126,7 @@ struct SpmvFormat<ExecSpace, KokkosSparse::CrsMatrix<V, O, D, M, S>> {
     auto& t = state.transposed;
     if (!t.built) {
       t = transpose_csr_structure<std::remove_const_t<offset_type>, std::remove_const_t<ordinal_type>, device_type>(
-          A.graph.row_map, A.graph.entries, A.numRows(), A.numCols());
-      if (state.requested_lanes > 0) t.lanes = state.requested_lanes;
+          A.graph.row_map, A.graph.entries, A.numRows(), A.numCols(), s.lanes);
     }
     launch_csr_rows<true>(space, t.row_map, t.rows, t.positions, A.values, A.numCols(), t.lanes, conjugate, alpha, x,
                           beta, y);

@@ -33,11 +33,12 @@ struct CsrTransposedStructure {
 };
 
 // Builds A^T's structure with a stable counting sort on the host (entries of
-// one column stay in row order). Throws strata::Error on a column index
+// one column stay in row order); its rows get `requested_lanes` (0: from their mean length). Throws strata::Error on a column index
 // outside [0, num_cols) rather than writing out of bounds.
 template <class Offset, class Ordinal, class Device, class RowMap, class Entries>
 CsrTransposedStructure<Offset, Ordinal, Device> transpose_csr_structure(const RowMap& row_map, const Entries& entries,
-                                                                       index_type num_rows, index_type num_cols) {
+                                                                       index_type num_rows, index_type num_cols,
+                                                                       int requested_lanes) {
   const auto starts = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), row_map);
   const auto cols = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), entries);
   const std::size_t nnz = num_rows > 0 ? static_cast<std::size_t>(starts(num_rows)) : 0;
@@ -70,7 +71,7 @@ CsrTransposedStructure<Offset, Ordinal, Device> transpose_csr_structure(const Ro
   Kokkos::deep_copy(t.row_map, t_starts);
   Kokkos::deep_copy(t.rows, t_rows);
   Kokkos::deep_copy(t.positions, t_positions);
-  t.lanes = lanes_for_mean_length(num_cols > 0 ? static_cast<double>(nnz) / static_cast<double>(num_cols) : 0.0);
+  t.lanes = row_lanes(requested_lanes, static_cast<index_type>(nnz), num_cols);
   t.built = true;
   return t;
 }

@@ -81,7 +81,7 @@ inline void check_row_lanes(const char* format, const SpmvSettings& s, bool row_
                  std::string("strata::SpmvHandle<") + format + ">: lanes is an option of the row_vectors kernel (CSR, "
                      "DCSR), not of " + to_string(s.algorithm));
   STRATA_REQUIRE(s.lanes == 0 || valid_row_lanes(s.lanes),
-                 std::string("strata::SpmvHandle<") + format + ">: lanes must be 1, 2, 4, 8, 16 or 32 (0 = from the "
+                 std::string("strata::SpmvHandle<") + format + ">: lanes must be " + valid_row_lanes_list + " (0 = from the "
                      "mean row length), got " + std::to_string(s.lanes));
 }
 

@@ -24,6 +24,21 @@ inline SpmvMode parse_spmv_mode(const std::string& mode) { return parse_spmv_mod
 constexpr bool is_transposed(SpmvMode m) { return m == SpmvMode::transpose || m == SpmvMode::conjugate_transpose; }
 constexpr bool is_conjugated(SpmvMode m) { return m == SpmvMode::conjugate || m == SpmvMode::conjugate_transpose; }
 
+// The modes a matrix will be multiplied in, as Format::automatic weighs them:
+// N and C run over the rows, T and H over the columns.
+enum class SpmvModes { all, untransposed, transposed };
+
+constexpr SpmvModes modes_of(SpmvMode m) { return is_transposed(m) ? SpmvModes::transposed : SpmvModes::untransposed; }
+
+inline const char* to_string(SpmvModes m) {
+  switch (m) {
+    case SpmvModes::all: return "N, C, T and H";
+    case SpmvModes::untransposed: return "N and C";
+    case SpmvModes::transposed: return "T and H";
+  }
+  return "?";
+}
+
 inline const char* to_string(SpmvMode m) {
   switch (m) {
     case SpmvMode::normal: return "N";

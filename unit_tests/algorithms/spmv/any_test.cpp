@@ -37,14 +37,14 @@ TEST(AnyMatrixSpmv, AutomaticRuleFollowsRowRegularity) {
   const auto regular = make_spmv_matrix<double>(ExecSpace(), gen::poisson3d_7pt(10), Format::automatic);
   EXPECT_EQ(regular.format(), Format::csr);
   EXPECT_EQ(regular.hint().algorithm, on_host ? SpmvAlgorithm::kk_native : SpmvAlgorithm::row_vectors);
-  EXPECT_NE(regular.hint().reason.find("even rows"), std::string::npos) << regular.hint().reason;
+  EXPECT_NE(regular.hint().reason.find("even lengths"), std::string::npos) << regular.hint().reason;
   const auto irregular = make_spmv_matrix<double>(ExecSpace(), gen::rmat({12, 16, 0.57, 0.19, 0.19, 3}), Format::automatic);
   EXPECT_EQ(irregular.format(), Format::coo);
-  EXPECT_NE(irregular.hint().reason.find("irregular rows"), std::string::npos) << irregular.hint().reason;
+  EXPECT_NE(irregular.hint().reason.find("irregular lengths"), std::string::npos) << irregular.hint().reason;
   SpmvHandle<ExecSpace, Any> handle;
   Kokkos::View<double*, Device> x("x", irregular.num_cols()), y("y", irregular.num_rows());
   spmv(ExecSpace(), handle, "N", 1.0, irregular, x, 0.0, y);
-  EXPECT_NE(handle.describe().find("irregular rows"), std::string::npos) << handle.describe();
+  EXPECT_NE(handle.describe().find("irregular lengths"), std::string::npos) << handle.describe();
   EXPECT_NE(handle.describe().find("COO"), std::string::npos) << handle.describe();
 }
 
@@ -74,8 +74,8 @@ TEST(AnyMatrixSpmv, AutomaticRuleBranches) {
   const auto long_row = choose_spmv_kernel<ExecSpace>(stats(small / 8, small, 0.5, 8 * 33));
   EXPECT_EQ(spread.kernel.name, with_cusparse ? "cusparse-csr" : "coo") << spread.reason;
   EXPECT_EQ(long_row.kernel.name, with_cusparse ? "cusparse-coo" : "coo") << long_row.reason;
-  EXPECT_NE(spread.reason.find("irregular rows"), std::string::npos) << spread.reason;
-  EXPECT_NE(long_row.reason.find("irregular rows"), std::string::npos) << long_row.reason;
+  EXPECT_NE(spread.reason.find("irregular lengths"), std::string::npos) << spread.reason;
+  EXPECT_NE(long_row.reason.find("irregular lengths"), std::string::npos) << long_row.reason;
   // The edges of "even": std/mean 1.2 and a longest row of 8 x the mean are even, a little more is not.
   const index_type rows = small / 8;  // mean 8
   EXPECT_EQ(choose_spmv_kernel<ExecSpace>(stats(rows, small, 1.2 * 8, 64)).kernel.name, small_kernel);
@@ -92,20 +92,56 @@ TEST(AnyMatrixSpmv, AutomaticRuleBranches) {
   const auto long_column = choose_spmv_kernel<ExecSpace>(long_column_stats);
   EXPECT_EQ(long_column.kernel.name, with_cusparse ? "cusparse-coo" : "coo") << long_column.reason;
   EXPECT_NE(long_column.reason.find("longest 30000"), std::string::npos) << long_column.reason;
+  // Told the modes: N and C weigh only the rows, T and H only the columns.
+  const auto long_column_n = choose_spmv_kernel<ExecSpace>(long_column_stats, SpmvModes::untransposed);
+  const auto long_column_t = choose_spmv_kernel<ExecSpace>(long_column_stats, SpmvModes::transposed);
+  EXPECT_EQ(long_column_n.kernel.name, small_kernel) << long_column_n.reason;
+  EXPECT_EQ(long_column_n.reason.find("column length"), std::string::npos) << long_column_n.reason;
+  EXPECT_EQ(long_column_t.kernel.name, with_cusparse ? "cusparse-coo" : "coo") << long_column_t.reason;
+  EXPECT_EQ(long_column_t.reason.find("row length"), std::string::npos) << long_column_t.reason;
+  EXPECT_NE(long_column_t.reason.find("rule for modes T and H"), std::string::npos) << long_column_t.reason;
 }
 
-TEST(AnyMatrixSpmv, TimedChoiceIsACandidateAndIsCachedPerSignature) {
+// Rows all within 1.1x the mean length go to HYB on a device, in N and C only:
+// its ELL part holds them without padding, while in T it scatters with atomics.
+TEST(AnyMatrixSpmv, AutomaticRuleTakesHybForUniformRowsInUntransposedModesOnly) {
+  auto uniform = [](index_type longest) {
+    MatrixStatistics s;
+    s.num_rows = s.num_cols = 6000;
+    s.nnz = 60000;  // mean 10
+    s.row_length_mean = s.col_length_mean = 10.0;
+    s.row_length_std = s.col_length_std = 0.5;
+    s.row_length_max = s.col_length_max = longest;
+    return s;
+  };
+  constexpr bool on_host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, ExecSpace::memory_space>::accessible;
+  const std::string small_kernel = on_host ? "csr" : "csr-rows";
+  const auto at_edge = choose_spmv_kernel<ExecSpace>(uniform(11), SpmvModes::untransposed);
+  EXPECT_EQ(at_edge.kernel.name, on_host ? "csr" : "hyb") << at_edge.reason;
+  if (!on_host) EXPECT_NE(at_edge.reason.find("within 1.1x the mean"), std::string::npos) << at_edge.reason;
+  EXPECT_EQ(choose_spmv_kernel<ExecSpace>(uniform(12), SpmvModes::untransposed).kernel.name, small_kernel);
+  EXPECT_EQ(choose_spmv_kernel<ExecSpace>(uniform(11), SpmvModes::all).kernel.name, small_kernel);
+  EXPECT_EQ(choose_spmv_kernel<ExecSpace>(uniform(11), SpmvModes::transposed).kernel.name, small_kernel);
+  EXPECT_EQ(choose_spmv_kernel<ExecSpace>(MatrixStatistics{}, SpmvModes::untransposed).kernel.name, small_kernel);
+}
+
+TEST(AnyMatrixSpmv, TimedChoiceIsACandidateAndIsCachedPerSignatureAndModes) {
   const auto host = gen::uniform_random(300, 200, 6, 21);
   AutomaticOptions timed;
   timed.measure = true;
   timed.repetitions = 2;
   const auto first = make_spmv_matrix<double>(ExecSpace(), host, Format::automatic, timed);
-  EXPECT_NE(first.hint().reason.find("timed:"), std::string::npos) << first.hint().reason;
+  EXPECT_NE(first.hint().reason.find("timed in modes N, C, T and H:"), std::string::npos) << first.hint().reason;
   EXPECT_EQ(first.hint().reason.find("(cached)"), std::string::npos) << first.hint().reason;
   const auto second = make_spmv_matrix<double>(ExecSpace(), host, Format::automatic, timed);
   EXPECT_NE(second.hint().reason.find("(cached)"), std::string::npos) << second.hint().reason;
   EXPECT_EQ(first.format(), second.format());
   EXPECT_EQ(first.hint().algorithm, second.hint().algorithm);
+  // Timed in N alone: another cache entry.
+  timed.modes = SpmvModes::untransposed;
+  const auto untransposed = make_spmv_matrix<double>(ExecSpace(), host, Format::automatic, timed);
+  EXPECT_NE(untransposed.hint().reason.find("timed in modes N and C:"), std::string::npos) << untransposed.hint().reason;
+  EXPECT_EQ(untransposed.hint().reason.find("(cached)"), std::string::npos) << untransposed.hint().reason;
 }
 
 TEST(SpmvMeasurement, VerifiesEveryKernelAndTimesIt) {

@@ -40,13 +40,7 @@ TYPED_TEST(CsrSpmv, StrataRowKernelsMatchReferenceEverywhere) {
 // The handle's lane count replaces the one from the mean row length, for A's
 // rows and A^T's: a thread per row and a warp per row are the extremes.
 TYPED_TEST(CsrSpmv, StrataRowKernelsMatchReferenceWithOneLaneAndWithAWarp) {
-  for (const int lanes : {1, 32}) {
-    SCOPED_TRACE("lanes " + std::to_string(lanes));
-    SpmvSettings s;
-    s.algorithm = SpmvAlgorithm::row_vectors;
-    s.lanes = lanes;
-    test::check_every_case<TypeParam, DeviceCsr<TypeParam, Device>>(make_csr<TypeParam>, s);
-  }
+  test::check_every_case_with_one_lane_and_a_warp<TypeParam, DeviceCsr<TypeParam, Device>>(make_csr<TypeParam>);
 }
 
 TYPED_TEST(CsrSpmv, CusparseMatchesReferenceWhereAvailable) {

@@ -64,4 +64,17 @@ void check_every_case(Make&& make, const SpmvSettings& settings = {}, const std:
   }
 }
 
+// The row_vectors kernel with the handle's lane count at both ends of its range:
+// one lane per row and a warp per row.
+template <class Value, class Matrix, class Make>
+void check_every_case_with_one_lane_and_a_warp(Make&& make) {
+  for (const int lanes : {1, 32}) {
+    SCOPED_TRACE("lanes " + std::to_string(lanes));
+    SpmvSettings s;
+    s.algorithm = SpmvAlgorithm::row_vectors;
+    s.lanes = lanes;
+    check_every_case<Value, Matrix>(make, s);
+  }
+}
+
 }  // namespace strata::test
