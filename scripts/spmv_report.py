@@ -95,6 +95,7 @@ def main():
         speed_vs_ref = defaultdict(list)
         speed_vs_ref_irregular = defaultdict(list)
         misses, products = [], 0
+        choice_slowdowns = []  # (the picked kernel as its own benchmark / the best, matrix)
         for key in keys:
             per = runs[key]
             # A kernel that failed on this matrix (listed above) is left out of its row ("-").
@@ -120,6 +121,8 @@ def main():
                 # The kernel auto ran, as its own benchmark: "[csr-rows, rule: ..." names it.
                 picked_kernel = auto.get("label", "").split(" [", 1)[-1].split(",", 1)[0]
                 alone = times.get(picked_kernel)
+                if alone:
+                    choice_slowdowns.append((alone / times[best], key[2]))
                 over_ref = reference in times and times["auto"] / times[reference] > 1.1
                 if times["auto"] / times[best] > 1.1 or over_ref:
                     alone_text = f"{alone / times[best]:.2f}" if alone else "?"
@@ -136,6 +139,13 @@ def main():
         if "auto" in choices:
             print(f"`auto` more than 1.1x the best or than {reference}: {len(misses)} of {products} matrices"
                   + ("".join(f"\n- {m}" for m in misses) if misses else "") + "\n")
+            # The quality of the choice apart from run-to-run spread: the kernel auto picked,
+            # timed as its own benchmark, against the best.
+            if choice_slowdowns:
+                worst = max(choice_slowdowns)
+                within = sum(1 for r, _ in choice_slowdowns if r <= 1.1)
+                print(f"The kernel `auto` picked, as its own benchmark, within 1.1x of the best: {within} of "
+                      f"{len(choice_slowdowns)} matrices (worst {worst[0]:.2f}, {worst[1]})\n")
         print("| kernel | wins | geomean speed vs " + reference + " | on irregular (std/mean > 1) | worst slowdown vs best |")
         print("|---|---:|---:|---:|---:|")
         for k in candidates + choices:
