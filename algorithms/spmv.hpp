@@ -12,14 +12,19 @@
 // vector (any layout). beta = 0 overwrites y, NaN included (BLAS semantics).
 //
 // As in KokkosSparse_spmv.hpp: compile-time checks of the argument types here,
-// run-time checks of modes and extents, then the format's Impl::SpmvFormat.
+// run-time checks of modes and extents, then x and y as canonical views to
+// Impl::SpmvExecute (algorithms/spmv/execute.hpp), which the library compiles
+// once for the common types (spmv_eti.hpp) and which calls the format's
+// Impl::SpmvFormat.
 #include <strata/algorithms/spmv/any.hpp>
 #include <strata/algorithms/spmv/coo.hpp>
 #include <strata/algorithms/spmv/csr.hpp>
 #include <strata/algorithms/spmv/dcsr.hpp>
+#include <strata/algorithms/spmv/execute.hpp>
 #include <strata/algorithms/spmv/handle.hpp>
 #include <strata/algorithms/spmv/hisparse.hpp>
 #include <strata/algorithms/spmv/hyb.hpp>
+#include <strata/algorithms/spmv/spmv_eti.hpp>
 
 #include <type_traits>
 
@@ -48,9 +53,12 @@ void spmv(const ExecSpace& space, SpmvHandle<ExecSpace, Matrix>& handle, const c
   const SpmvMode m = parse_spmv_mode(mode);
   handle.require_mode(m);
   Impl::check_spmv_extents(format::name, m, format::rows(A), format::cols(A), x, y);
-  auto& state = handle.prepare(space, A);
-  format::apply(space, handle.settings(), state, m, static_cast<value_type>(alpha), A, x,
-                static_cast<value_type>(beta), y);
+  using XC = typename Impl::SpmvCanonicalView<XView, ExecSpace, true>::type;
+  using YC = typename Impl::SpmvCanonicalView<YView, ExecSpace, false>::type;
+  const XC xc = x;
+  const YC yc = y;
+  Impl::SpmvExecute<ExecSpace, Matrix, XC, YC>::run(space, handle, m, static_cast<value_type>(alpha), A, xc,
+                                                    static_cast<value_type>(beta), yc);
 }
 
 // One-shot product: the analysis is done and dropped with a handle of its own.

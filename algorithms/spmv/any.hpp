@@ -7,8 +7,10 @@
 #include <strata/algorithms/spmv/coo.hpp>
 #include <strata/algorithms/spmv/csr.hpp>
 #include <strata/algorithms/spmv/dcsr.hpp>
+#include <strata/algorithms/spmv/execute.hpp>
 #include <strata/algorithms/spmv/hisparse.hpp>
 #include <strata/algorithms/spmv/hyb.hpp>
+#include <strata/algorithms/spmv/spmv_eti.hpp>
 
 #include <string>
 #include <variant>
@@ -65,8 +67,8 @@ struct SpmvFormat<ExecSpace, AnyMatrix<Value, Device>> {
           using M = std::decay_t<decltype(m)>;
           auto& handle = std::get<SpmvHandle<ExecSpace, M>>(state.inner);
           handle.require_mode(mode);
-          auto& inner_state = handle.prepare(space, m);
-          SpmvFormat<ExecSpace, M>::apply(space, handle.settings(), inner_state, mode, alpha, m, x, beta, y);
+          // x and y are canonical already: the held format's product is compiled once too.
+          SpmvExecute<ExecSpace, M, XView, YView>::run(space, handle, mode, alpha, m, x, beta, y);
         },
         A.variant());
   }
