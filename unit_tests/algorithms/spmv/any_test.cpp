@@ -118,7 +118,9 @@ TEST(AnyMatrixSpmv, AutomaticRuleTakesHybForUniformRowsInUntransposedModesOnly) 
   const std::string small_kernel = on_host ? "csr" : "csr-rows";
   const auto at_edge = choose_spmv_kernel<ExecSpace>(uniform(11), SpmvModes::untransposed);
   EXPECT_EQ(at_edge.kernel.name, on_host ? "csr" : "hyb") << at_edge.reason;
-  if (!on_host) EXPECT_NE(at_edge.reason.find("within 1.1x the mean"), std::string::npos) << at_edge.reason;
+  if (!on_host) {
+    EXPECT_NE(at_edge.reason.find("within 1.1x the mean"), std::string::npos) << at_edge.reason;
+  }
   EXPECT_EQ(choose_spmv_kernel<ExecSpace>(uniform(12), SpmvModes::untransposed).kernel.name, small_kernel);
   EXPECT_EQ(choose_spmv_kernel<ExecSpace>(uniform(11), SpmvModes::all).kernel.name, small_kernel);
   EXPECT_EQ(choose_spmv_kernel<ExecSpace>(uniform(11), SpmvModes::transposed).kernel.name, small_kernel);
