@@ -5,6 +5,7 @@
 // API: make_spmv_matrix + strata::spmv), checks the product against the
 // sequential host reference (beta = 0 over a NaN-filled y, then a general
 // alpha/beta update), and times products between fences.
+#include <strata/algorithms/measure/fenced_timing.hpp>
 #include <strata/algorithms/reference/csr_spmv.hpp>
 #include <strata/algorithms/spmv/automatic.hpp>
 #include <strata/algorithms/spmv_traffic.hpp>
@@ -30,12 +31,7 @@ struct SpmvCheck {
   std::string failure;  // which check failed and where
 };
 
-struct SpmvTiming {
-  double median_seconds = 0.0;
-  double best_seconds = 0.0;
-  double mean_seconds = 0.0;
-  int repetitions = 0;
-};
+using SpmvTiming = FencedTiming;
 
 template <class Value, class ExecSpace>
 class SpmvRun {

@@ -77,37 +77,24 @@ SpmvCheck SpmvRun<Value, ExecSpace>::verify() {
 
 template <class Value, class ExecSpace>
 double SpmvRun<Value, ExecSpace>::time_once() {
-  space_.fence();
-  Kokkos::Timer timer;
-  product(value_from<Value>(1.0, 0.0), value_from<Value>(0.0, 0.0));
-  space_.fence();
-  return timer.seconds();
+  return time_once_between_fences(space_, [&] { product(value_from<Value>(1.0, 0.0), value_from<Value>(0.0, 0.0)); });
 }
 
 template <class Value, class ExecSpace>
 double SpmvRun<Value, ExecSpace>::time_back_to_back(int products) {
   STRATA_REQUIRE(products >= 1, "SpmvRun::time_back_to_back: products must be at least 1");
   const Value one = value_from<Value>(1.0, 0.0), zero = value_from<Value>(0.0, 0.0);
-  space_.fence();
-  Kokkos::Timer timer;
-  for (int i = 0; i < products; ++i) product(one, zero);
-  space_.fence();
-  return timer.seconds() / products;
+  return time_once_between_fences(space_, [&] {
+           for (int i = 0; i < products; ++i) product(one, zero);
+         }) /
+         products;
 }
 
 template <class Value, class ExecSpace>
 SpmvTiming SpmvRun<Value, ExecSpace>::time(int warmup, int repetitions) {
   STRATA_REQUIRE(repetitions >= 1, "SpmvRun::time: repetitions must be at least 1");
-  for (int i = 0; i < warmup; ++i) product(value_from<Value>(1.0, 0.0), value_from<Value>(0.0, 0.0));
-  std::vector<double> seconds;
-  for (int i = 0; i < repetitions; ++i) seconds.push_back(time_once());
-  SpmvTiming t;
-  t.repetitions = repetitions;
-  for (double s : seconds) t.mean_seconds += s / repetitions;
-  std::sort(seconds.begin(), seconds.end());
-  t.median_seconds = seconds[seconds.size() / 2];
-  t.best_seconds = seconds.front();
-  return t;
+  return time_between_fences(space_, warmup, repetitions,
+                             [&] { product(value_from<Value>(1.0, 0.0), value_from<Value>(0.0, 0.0)); });
 }
 
 // Column j of the host data lives at [j * len, (j + 1) * len).

@@ -10,6 +10,7 @@
 // measurements behind each threshold, so that refitting it rebuilds one file.
 // With AutomaticOptions::measure the candidates are timed once instead and the
 // fastest kept; the choice is cached per matrix signature for the process.
+#include <strata/algorithms/measure/fenced_timing.hpp>
 #include <strata/algorithms/spmv.hpp>
 #include <strata/algorithms/spmv/automatic_rule.hpp>
 #include <strata/algorithms/spmv/registry.hpp>
@@ -45,7 +46,8 @@ SpmvChoice choose_spmv_kernel(const MatrixStatistics& s, SpmvModes modes = SpmvM
 
 namespace Impl {
 
-// Median seconds of one product with `kernel` in `mode` ("N" or "T"), after a warm-up.
+// Median seconds of one product in `mode` ("N" or "T") after one warm-up, timed
+// between fences the way the measurement path times (measure/fenced_timing.hpp).
 template <class Value, class ExecSpace, class Handle, class Matrix>
 double time_spmv_mode(const ExecSpace& space, Handle& handle, const Matrix& A, const char* mode, index_type rows,
                       index_type cols, int repetitions) {
@@ -54,17 +56,8 @@ double time_spmv_mode(const ExecSpace& space, Handle& handle, const Matrix& A, c
   Kokkos::View<Value*, Device> x("strata::automatic::x", static_cast<std::size_t>(t ? rows : cols));
   Kokkos::View<Value*, Device> y("strata::automatic::y", static_cast<std::size_t>(t ? cols : rows));
   Kokkos::deep_copy(space, x, Value(1));
-  strata::spmv(space, handle, mode, Value(1), A, x, Value(0), y);
-  space.fence();
-  std::vector<double> seconds;
-  for (int r = 0; r < std::max(1, repetitions); ++r) {
-    Kokkos::Timer timer;
-    strata::spmv(space, handle, mode, Value(1), A, x, Value(0), y);
-    space.fence();
-    seconds.push_back(timer.seconds());
-  }
-  std::sort(seconds.begin(), seconds.end());
-  return seconds[seconds.size() / 2];
+  const auto product = [&] { strata::spmv(space, handle, mode, Value(1), A, x, Value(0), y); };
+  return measure::time_between_fences(space, 1, repetitions, product).median_seconds;
 }
 
 // Seconds of one product with `kernel` in the modes asked: the median in N, or
