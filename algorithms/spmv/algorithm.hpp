@@ -23,6 +23,7 @@ enum class SpmvAlgorithm {
   ell_coo,        // ELL part row by row, then the COO overflow with atomics
   // HiSparse (HiSparseMatrix)
   leaf_teams,     // one team per leaf, atomics on y (the simple traversal)
+  scheduled,      // the tree walked on the dynamic scheduler at every product (scheduler/)
 };
 
 inline const char* to_string(SpmvAlgorithm a) {
@@ -36,6 +37,7 @@ inline const char* to_string(SpmvAlgorithm a) {
     case SpmvAlgorithm::binned_rows: return "binned_rows";
     case SpmvAlgorithm::ell_coo: return "ell_coo";
     case SpmvAlgorithm::leaf_teams: return "leaf_teams";
+    case SpmvAlgorithm::scheduled: return "scheduled";
   }
   return "?";
 }

@@ -1,12 +1,15 @@
 #pragma once
-// strata::spmv on HiSparseMatrix with the simple traversal: the leaf list is
-// built once per handle (level by level on the device); each product scales y,
-// then one team per leaf adds its entries with atomics. A's own transpose flag
-// and scale factor fold into the mode and alpha, so A^T costs what A costs.
-// Not tuned: the dynamic scheduler (scheduler/) has to beat it. Rank-2 x/y are
-// multiplied column by column.
+// strata::spmv on HiSparseMatrix, two algorithms:
+//  - leaf_teams (default): the leaf list is built once per handle (level by
+//    level on the device); each product scales y, then one team per leaf adds
+//    its entries with atomics;
+//  - scheduled: every product walks the tree on the dynamic scheduler
+//    (hisparse_scheduled.hpp), nothing precomputed but the root's entry count.
+// A's own transpose flag and scale factor fold into the mode and alpha, so A^T
+// costs what A costs. Rank-2 x/y are multiplied column by column.
 // Kernels are named functors, not extended lambdas: see docs/BACKENDS.md, "Extended lambdas".
 #include <strata/algorithms/spmv/handle.hpp>
+#include <strata/algorithms/spmv/hisparse_scheduled.hpp>
 #include <strata/algorithms/spmv/vectors.hpp>
 #include <strata/core/atomic_add.hpp>
 #include <strata/formats/hisparse/hisparse_leaves.hpp>
@@ -84,8 +87,10 @@ struct SpmvFormat<ExecSpace, HiSparseMatrix<Value, Device>> {
   using matrix_type = HiSparseMatrix<Value, Device>;
   using value_type = Value;
 
-  static bool supports(SpmvAlgorithm a) { return a == SpmvAlgorithm::format_default || a == SpmvAlgorithm::leaf_teams; }
-  static std::string algorithm_list() { return "leaf_teams (default)"; }
+  static bool supports(SpmvAlgorithm a) {
+    return a == SpmvAlgorithm::format_default || a == SpmvAlgorithm::leaf_teams || a == SpmvAlgorithm::scheduled;
+  }
+  static std::string algorithm_list() { return "leaf_teams (default), scheduled"; }
   static void check_settings(const SpmvSettings& s) {
     refuse_coo_options(name, s);
     check_row_lanes(name, s, false);
@@ -99,10 +104,20 @@ struct SpmvFormat<ExecSpace, HiSparseMatrix<Value, Device>> {
   static index_type cols(const matrix_type& A) { return A.num_cols(); }
 
   struct State {
-    hisparse::LeafList<Device> leaves;
+    SpmvAlgorithm algorithm = SpmvAlgorithm::leaf_teams;
+    hisparse::LeafList<Device> leaves;                          // leaf_teams
+    std::shared_ptr<HiSparseSpmvLauncher<ExecSpace>> launcher;  // scheduled: its queues, reused by every product
+    std::uint32_t root_count = 0;                               // scheduled
+    scheduler::ScheduleReport last;                             // scheduled: the last product's walk
   };
-  static void analyze(const ExecSpace&, const SpmvSettings&, const matrix_type& A, State& state) {
-    state.leaves = hisparse::collect_leaves(A);
+  static void analyze(const ExecSpace&, const SpmvSettings& s, const matrix_type& A, State& state) {
+    state.algorithm = s.algorithm == SpmvAlgorithm::scheduled ? SpmvAlgorithm::scheduled : SpmvAlgorithm::leaf_teams;
+    if (state.algorithm == SpmvAlgorithm::scheduled) {
+      state.launcher = std::make_shared<HiSparseSpmvLauncher<ExecSpace>>();
+      state.root_count = hisparse_root_count(A);
+    } else {
+      state.leaves = hisparse::collect_leaves(A);
+    }
   }
 
   template <class XView, class YView>
@@ -112,15 +127,26 @@ struct SpmvFormat<ExecSpace, HiSparseMatrix<Value, Device>> {
       for_each_column(x, y, [&](const auto& xj, const auto& yj) { apply(space, s, state, mode, alpha, A, xj, beta, yj); });
     } else {
       scale_output(space, beta, y);
-      if (state.leaves.size == 0 || alpha == Value(0)) return;
+      if (alpha == Value(0)) return;
       const bool conjugate = is_conjugated(mode);
       const bool transpose = A.transposed() != is_transposed(mode);
       const Value scale = conjugate_if(A.scale_factor(), conjugate);
-      hisparse_leaf_products(space, A.ref(), state.leaves, transpose, conjugate, alpha * scale, x, y);
+      if (state.algorithm == SpmvAlgorithm::scheduled) {
+        if (state.root_count == 0) return;
+        state.last = hisparse_scheduled_product(space, *state.launcher, A, state.root_count, transpose, conjugate,
+                                                alpha * scale, x, y);
+      } else if (state.leaves.size > 0) {
+        hisparse_leaf_products(space, A.ref(), state.leaves, transpose, conjugate, alpha * scale, x, y);
+      }
     }
   }
 
   static std::string describe(const SpmvSettings&, const State& state) {
+    if (state.algorithm == SpmvAlgorithm::scheduled) {
+      return "scheduled(host-driven; last product: " + std::to_string(state.last.rounds) + " rounds, " +
+             std::to_string(state.last.launches) + " launches, " + std::to_string(state.last.total_items()) +
+             " nodes)";
+    }
     return "leaf_teams(" + std::to_string(state.leaves.size) + " leaves)";
   }
 };

@@ -1,5 +1,6 @@
-// strata::spmv on HiSparseMatrix (the simple leaf traversal): the typed suite,
-// then the matrix's own transpose flag and scale factor folded into the product.
+// strata::spmv on HiSparseMatrix, both algorithms (the simple leaf traversal and
+// the tree walk on the dynamic scheduler): the typed suite, then the matrix's
+// own transpose flag and scale factor folded into the product.
 #include "algorithms/spmv/spmv_api_cases.hpp"
 #include "formats/hisparse/hisparse_test_matrices.hpp"
 
@@ -13,13 +14,23 @@ template <class Value>
 class HiSparseSpmvTest : public ::testing::Test {};
 TYPED_TEST_SUITE(HiSparseSpmvTest, test::HiSparseValueTypes);
 
+const SpmvAlgorithm algorithms[] = {SpmvAlgorithm::leaf_teams, SpmvAlgorithm::scheduled};
+
+SpmvSettings with_algorithm(SpmvAlgorithm a) {
+  SpmvSettings s;
+  s.algorithm = a;
+  return s;
+}
+
 TYPED_TEST(HiSparseSpmvTest, MatchesReferenceEverywhereForSeveralBlockSizes) {
   using Value = TypeParam;
-  for (int log2_block : {2, 5, 7}) {
-    SCOPED_TRACE("d = " + std::to_string(1 << log2_block));
-    test::check_every_case<Value, HiSparseMatrix<Value, Device>>([log2_block](const HostCsr<Value>& host) {
-      return to_hisparse<Device>(to_coo(host), log2_block);
-    });
+  for (const SpmvAlgorithm algorithm : algorithms) {
+    for (int log2_block : {2, 5, 7}) {
+      SCOPED_TRACE(std::string(to_string(algorithm)) + ", d = " + std::to_string(1 << log2_block));
+      test::check_every_case<Value, HiSparseMatrix<Value, Device>>(
+          [log2_block](const HostCsr<Value>& host) { return to_hisparse<Device>(to_coo(host), log2_block); },
+          with_algorithm(algorithm));
+    }
   }
 }
 
@@ -32,7 +43,9 @@ TYPED_TEST(HiSparseSpmvTest, MatchesReferenceWithTransposeFlagAndScale) {
     if (c.coo.num_rows > 100000 || c.coo.num_cols > 100000) continue;  // vectors of 2^33 entries do not fit
     SCOPED_TRACE(c.name);
     const auto coo = test::convert_coo<Value>(c.coo);
-    for (const bool flag : {false, true}) {
+    for (const auto& [flag, algorithm] : {std::pair{false, algorithms[0]}, std::pair{true, algorithms[0]},
+                                         std::pair{false, algorithms[1]}, std::pair{true, algorithms[1]}}) {
+      SCOPED_TRACE(std::string(to_string(algorithm)) + (flag ? ", transposed" : ""));
       auto A = to_hisparse<Device>(coo, c.log2_block);
       // The reference sees the explicit matrix s * op_flag(A).
       HostCoo<Value> explicit_coo(flag ? coo.num_cols : coo.num_rows, flag ? coo.num_rows : coo.num_cols);
@@ -42,7 +55,8 @@ TYPED_TEST(HiSparseSpmvTest, MatchesReferenceWithTransposeFlagAndScale) {
       const auto reference = to_csr(explicit_coo);
       if (flag) A.transpose();
       A.scale(s);
-      test::ApiProduct<ExecSpace, HiSparseMatrix<Value, Device>> kernel{A, {}};
+      test::ApiProduct<ExecSpace, HiSparseMatrix<Value, Device>> kernel{
+          A, SpmvHandle<ExecSpace, HiSparseMatrix<Value, Device>>(with_algorithm(algorithm))};
       for (const std::string mode : {"N", "T", "C", "H"}) {
         for (const Value& alpha : alphas) {
           for (const Value& beta : betas) {
