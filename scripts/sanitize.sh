@@ -6,8 +6,9 @@
 # STRATA_WARNINGS=ON and prints how many compiler warnings it saw.
 #
 # Usage: scripts/sanitize.sh [extra cmake arguments...]
-#   (CI adds -DSTRATA_WARNINGS_AS_ERRORS=ON, so that a warning fails the build, and
-#   -DSTRATA_ENABLE_BENCHMARKS=OFF: the benchmarks have no tests and the debian stage builds them.)
+#   Against the Kokkos CMake finds (Debian's 3.4, Serial) or another (-DKokkos_ROOT=... 
+#   -DKokkosKernels_ROOT=...). CI's openmp stage builds it against Kokkos 4.x for OpenMP in
+#   build-openmp with -DSTRATA_WARNINGS_AS_ERRORS=ON, so that a warning fails the build (.ci/run).
 # Environment: STRATA_SANITIZE_BUILD_DIR (default build-asan), STRATA_BUILD_JOBS,
 # STRATA_MATRIX_DIR (real matrices, default ../shared/matrices), CXX; ccache as in
 # scripts/build.sh (STRATA_CCACHE=0 turns it off).
