@@ -3,6 +3,7 @@
 # Without arguments: ./build against the Kokkos that CMake finds (Debian's by default).
 # Uses ccache as compiler launcher when it is installed (STRATA_CCACHE=0 turns that off;
 # CCACHE_DIR defaults to ${STRATA_CACHE_DIR:-$HOME/.cache/strata}/ccache).
+# STRATA_BUILD_TARGETS="a b ..." builds only those targets (default: all).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # shellcheck source=scripts/cache_env.sh
@@ -18,4 +19,7 @@ if [ -n "$ccache_launcher" ]; then
   export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$root}"
 fi
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release "${launcher[@]}" "$@"
-cmake --build "$build" --parallel "$jobs"
+targets=()
+# shellcheck disable=SC2206
+[ -z "${STRATA_BUILD_TARGETS:-}" ] || targets=(--target ${STRATA_BUILD_TARGETS})
+cmake --build "$build" --parallel "$jobs" "${targets[@]}"

@@ -11,5 +11,5 @@ file(GLOB _strata_hisparse_matrices "${STRATA_MATRIX_DIR}/*.mtx.gz" "${STRATA_MA
 if(_strata_hisparse_matrices)
   gtest_discover_tests(strata_hisparse_real_matrix_tests DISCOVERY_MODE PRE_TEST DISCOVERY_TIMEOUT 60
     EXTRA_ARGS --matrix-dir=${STRATA_MATRIX_DIR}
-    PROPERTIES LABELS real_matrices ENVIRONMENT STRATA_MATRIX_DIR=${STRATA_MATRIX_DIR})
+    PROPERTIES LABELS real_matrices COST 1000 ENVIRONMENT STRATA_MATRIX_DIR=${STRATA_MATRIX_DIR})
 endif()
