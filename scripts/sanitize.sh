@@ -10,8 +10,8 @@
 #   -DKokkosKernels_ROOT=...). CI's openmp stage builds it against Kokkos 4.x for OpenMP in
 #   build-openmp with -DSTRATA_WARNINGS_AS_ERRORS=ON, so that a warning fails the build (.ci/run).
 # Environment: STRATA_SANITIZE_BUILD_DIR (default build-asan), STRATA_BUILD_JOBS,
-# STRATA_MATRIX_DIR (real matrices, default ../shared/matrices), CXX; ccache as in
-# scripts/build.sh (STRATA_CCACHE=0 turns it off).
+# STRATA_MATRIX_DIR (real matrices, default ../shared/matrices), CXX; ccache and
+# STRATA_UNITY_BUILD as in scripts/build.sh (STRATA_CCACHE=0 turns ccache off).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # shellcheck source=scripts/cache_env.sh
@@ -34,7 +34,8 @@ cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAG
   "${launcher[@]}" \
   -DCMAKE_CXX_FLAGS="$sanitizers" -DCMAKE_EXE_LINKER_FLAGS="$sanitizers" \
   -DCMAKE_SHARED_LINKER_FLAGS="$sanitizers" -DSTRATA_MATRIX_DIR="$matrix_dir" \
-  -DSTRATA_ENABLE_TESTS=ON -DSTRATA_ENABLE_BENCHMARKS=ON -DSTRATA_WARNINGS=ON "$@"
+  -DSTRATA_ENABLE_TESTS=ON -DSTRATA_ENABLE_BENCHMARKS=ON -DSTRATA_WARNINGS=ON \
+  "-DSTRATA_UNITY_BUILD=${STRATA_UNITY_BUILD:-ON}" "$@"
 log="$build/sanitize_build.log"
 cmake --build "$build" --parallel "$jobs" 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
@@ -42,8 +43,8 @@ status=${PIPESTATUS[0]}
 warnings=$(grep -E ': warning: ' "$log" | sort -u | wc -l || true)
 built=$(date +%s)
 
-export ASAN_OPTIONS="${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1:detect_stack_use_after_return=1:strict_string_checks=1:check_initialization_order=1}"
-export UBSAN_OPTIONS="${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}"
+# shellcheck source=scripts/sanitizer_options.sh
+source "$root/scripts/sanitizer_options.sh"
 cd "$build"
 status=0
 ctest --output-on-failure --parallel "$jobs" --timeout 1800 || status=$?

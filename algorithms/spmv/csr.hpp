@@ -2,8 +2,8 @@
 // strata::spmv on KokkosSparse::CrsMatrix (the in-tree baseline format):
 // Kokkos Kernels' native or merge-path kernel, cuSPARSE on the same arrays, or
 // Strata's row kernels (row_vectors: csr_rows.hpp), which keep A^T's structure
-// in the handle for T and H. Rank-2 x/y go to Kokkos Kernels' native
-// multi-vector kernel, or to the row kernels, which multiply every column in one launch.
+// in the handle for T and H. Rank-2 x/y go through Kokkos Kernels' rank-1
+// kernel column by column, or to the row kernels, which multiply every column in one launch.
 #include <strata/algorithms/spmv/csr_rows.hpp>
 #include <strata/algorithms/spmv/cusparse.hpp>
 #include <strata/algorithms/spmv/handle.hpp>
@@ -13,6 +13,7 @@
 
 #include <KokkosSparse_CrsMatrix.hpp>
 
+#include <cstddef>
 #include <string>
 #include <type_traits>
 
@@ -59,6 +60,7 @@ struct SpmvFormat<ExecSpace, KokkosSparse::CrsMatrix<V, O, D, M, S>> {
     SpmvAlgorithm algorithm = SpmvAlgorithm::kk_native;
     TypeKeyedCache kk_plans;  // one Kokkos Kernels plan per (x, y) type
     cusparse_state_t<value_type, ExecSpace> cusparse;
+    Kokkos::View<value_type*, device_type> column_scratch;  // kk_*: strided multi-vector columns, x then y
     int lanes = 1;  // row_vectors
     CsrTransposedStructure<std::remove_const_t<offset_type>, std::remove_const_t<ordinal_type>, device_type>
         transposed;  // row_vectors, built on the first T or H product
@@ -95,10 +97,16 @@ struct SpmvFormat<ExecSpace, KokkosSparse::CrsMatrix<V, O, D, M, S>> {
       apply_rows(space, s, state, mode, alpha, A, x, beta, y);
       return;
     }
-    using Plan = compat::KkSpmvPlan<ExecSpace, matrix_type, XView, YView>;
-    const auto algorithm = state.algorithm == SpmvAlgorithm::kk_merge_path ? compat::KkSpmvAlgorithm::merge_path
-                                                                            : compat::KkSpmvAlgorithm::native;
-    state.kk_plans.template get<Plan>(algorithm).apply(space, to_string(mode), alpha, A, x, beta, y);
+    if constexpr (XView::rank == 2) {
+      // Kokkos Kernels' rank-2 kernel is not used: it is templated on alpha/beta cases, the
+      // conjugate flag and unrolled column counts, and its instances took ~45 s of GCC and
+      // more of nvcc per value type and layout, the largest part of the library's build
+      // (docs/BACKENDS.md). Each column goes through the rank-1 kernel, as the baseline is
+      // measured; row_vectors multiplies every column in one pass over A.
+      apply_kk_columns(space, state, mode, alpha, A, x, beta, y);
+    } else {
+      apply_kk(space, state, mode, alpha, A, x, beta, y);
+    }
   }
 
   static std::string describe(const SpmvSettings&, const State& state) {
@@ -109,6 +117,51 @@ struct SpmvFormat<ExecSpace, KokkosSparse::CrsMatrix<V, O, D, M, S>> {
   }
 
  private:
+  // Columns of a LayoutLeft multi-vector are contiguous and go to the rank-1 kernel as they are.
+  // Columns of other layouts are strided, which Kokkos Kernels 3.4's rank-1 kernel reads wrongly
+  // (as contiguous): they are copied through contiguous vectors kept in the state.
+  template <class XView, class YView>
+  static void apply_kk_columns(const ExecSpace& space, State& state, SpmvMode mode, value_type alpha,
+                               const matrix_type& A, const XView& x, value_type beta, const YView& y) {
+    constexpr bool contiguous_columns = std::is_same_v<typename XView::array_layout, Kokkos::LayoutLeft> &&
+                                        std::is_same_v<typename YView::array_layout, Kokkos::LayoutLeft>;
+    using column_device = typename YView::device_type;
+    using XColumn = Kokkos::View<const value_type*, Kokkos::LayoutLeft, column_device,
+                                 Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+    using YColumn = Kokkos::View<value_type*, Kokkos::LayoutLeft, column_device,
+                                 Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+    for (std::size_t column = 0; column < x.extent(1); ++column) {
+      const auto xj = Kokkos::subview(x, Kokkos::ALL, column);
+      const auto yj = Kokkos::subview(y, Kokkos::ALL, column);
+      if constexpr (contiguous_columns) {
+        apply_kk(space, state, mode, alpha, A, XColumn(xj.data(), xj.extent(0)), beta,
+                 YColumn(yj.data(), yj.extent(0)));
+      } else {
+        auto& scratch = state.column_scratch;
+        if (scratch.extent(0) < xj.extent(0) + yj.extent(0)) {
+          scratch = Kokkos::View<value_type*, device_type>(
+              Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::spmv::csr_column_scratch"),
+              xj.extent(0) + yj.extent(0));
+        }
+        const YColumn xs(scratch.data(), xj.extent(0));
+        const YColumn ys(scratch.data() + xj.extent(0), yj.extent(0));
+        Kokkos::deep_copy(space, xs, xj);
+        if (beta != value_type(0)) Kokkos::deep_copy(space, ys, yj);
+        apply_kk(space, state, mode, alpha, A, XColumn(xs), beta, ys);
+        Kokkos::deep_copy(space, yj, ys);
+      }
+    }
+  }
+
+  template <class XView, class YView>
+  static void apply_kk(const ExecSpace& space, State& state, SpmvMode mode, value_type alpha, const matrix_type& A,
+                       const XView& x, value_type beta, const YView& y) {
+    using Plan = compat::KkSpmvPlan<ExecSpace, matrix_type, XView, YView>;
+    const auto algorithm = state.algorithm == SpmvAlgorithm::kk_merge_path ? compat::KkSpmvAlgorithm::merge_path
+                                                                            : compat::KkSpmvAlgorithm::native;
+    state.kk_plans.template get<Plan>(algorithm).apply(space, to_string(mode), alpha, A, x, beta, y);
+  }
+
   template <class XView, class YView>
   static void apply_rows(const ExecSpace& space, const SpmvSettings& s, State& state, SpmvMode mode, value_type alpha,
                          const matrix_type& A, const XView& x, value_type beta, const YView& y) {

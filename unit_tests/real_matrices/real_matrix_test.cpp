@@ -104,8 +104,28 @@ void expect_every_kernel_matches(const HostCsr<Value>& host) {
   }
 }
 
-TEST_F(RealMatrices, EveryKernelMatchesReference) {
-  for (const auto& file : files_) {
+// The longest test of the set (minutes under the sanitizers), in shards of about equal size so
+// that ctest runs them side by side: the files, largest first, dealt out in turn.
+constexpr int kernel_shards = 4;
+
+class RealMatricesEveryKernel : public RealMatrices, public ::testing::WithParamInterface<int> {
+ protected:
+  std::vector<std::string> shard_files() const {
+    std::vector<std::string> by_size = files_;
+    std::stable_sort(by_size.begin(), by_size.end(), [](const std::string& a, const std::string& b) {
+      return std::filesystem::file_size(a) > std::filesystem::file_size(b);
+    });
+    std::vector<std::string> mine;
+    for (std::size_t i = GetParam(); i < by_size.size(); i += kernel_shards) mine.push_back(by_size[i]);
+    return mine;
+  }
+};
+
+TEST_P(RealMatricesEveryKernel, MatchesReference) {
+  const auto files = shard_files();
+  // A shard is empty only when the directory holds fewer files than there are shards.
+  if (files.empty()) EXPECT_LT(files_.size(), static_cast<std::size_t>(kernel_shards));
+  for (const auto& file : files) {
     SCOPED_TRACE(file);
     const LoadedMatrix m = load_matrix(file);
     if (m.is_complex) {
@@ -118,6 +138,8 @@ TEST_F(RealMatrices, EveryKernelMatchesReference) {
     }
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(Shards, RealMatricesEveryKernel, ::testing::Range(0, kernel_shards));
 
 }  // namespace
 }  // namespace strata
