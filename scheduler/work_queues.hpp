@@ -2,7 +2,8 @@
 // The device queues of a queue set: the owning container (WorkQueues) and the
 // trivially copyable reference kernels emit into (WorkQueuesRef).
 //
-// Emitting reserves a slot with one atomic on the queue's counter. The counter
+// Emitting reserves a slot on the queue's counter (queue_slots.hpp: one atomic
+// per item, or per warp and queue on CUDA). The counter
 // counts every attempt, also past the capacity, and an item that does not fit
 // is not written: after a launch the counters say exactly how large each queue
 // had to be, so a launcher grows the full queues and repeats the producing
@@ -10,6 +11,7 @@
 // is lost and none is processed twice.
 #include <strata/core/error.hpp>
 #include <strata/scheduler/queue_set.hpp>
+#include <strata/scheduler/queue_slots.hpp>
 
 #include <array>
 #include <cstdint>
@@ -37,7 +39,7 @@ struct WorkQueuesRef {
       }
       return;
     }
-    const std::uint32_t slot = Kokkos::atomic_fetch_add(&counts(q), 1u);
+    const std::uint32_t slot = queue_slots<typename Device::execution_space>::reserve(&counts(q), q);
     if (slot < capacity[q]) items[q][slot] = item;
   }
 };

@@ -9,9 +9,9 @@
 // costs what A costs. Rank-2 x/y are multiplied column by column.
 // Kernels are named functors, not extended lambdas: see docs/BACKENDS.md, "Extended lambdas".
 #include <strata/algorithms/spmv/handle.hpp>
+#include <strata/algorithms/spmv/hisparse_entry.hpp>
 #include <strata/algorithms/spmv/hisparse_scheduled.hpp>
 #include <strata/algorithms/spmv/vectors.hpp>
-#include <strata/core/atomic_add.hpp>
 #include <strata/formats/hisparse/hisparse_leaves.hpp>
 
 #include <string>
@@ -27,11 +27,7 @@ struct HiSparseLeafProduct {
   int b;
   int d;
   hisparse::HiSparseRef<Value, Device> R;
-  Value alpha;
-  bool conjugate;
-  bool transpose;
-  XView x;
-  YView y;
+  HiSparseEntryProduct<ExecSpace, Value, XView, YView> entry;
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
     using namespace hisparse;
@@ -42,24 +38,17 @@ struct HiSparseLeafProduct {
     const std::uint32_t count = *reinterpret_cast<const std::uint32_t*>(node);
     const offset_type payload = payload_offset(t, count, b, sizeof(Value));
     const index_type r0 = row0(leaf), c0 = col0(leaf);
-    auto add = [&](index_type r, index_type c, const Value& v) {
-      const Value a = alpha * conjugate_if(v, conjugate);
-      if (transpose) {
-        atomic_add<ExecSpace>(&y(c), a * x(r));
-      } else {
-        atomic_add<ExecSpace>(&y(r), a * x(c));
-      }
-    };
     if (t == leaf_dense) {
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, d * d), [&](int slot) {
         if ((node[dense_mask_offset() + slot / 8] >> (slot % 8)) & 1u) {
-          add(r0 + slot / d, c0 + slot % d, *reinterpret_cast<const Value*>(node + payload + slot * sizeof(Value)));
+          entry.add(r0 + slot / d, c0 + slot % d,
+                    *reinterpret_cast<const Value*>(node + payload + slot * sizeof(Value)));
         }
       });
     } else {
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count), [&](std::uint32_t k) {
-        add(r0 + node[node_header_bytes + 2 * k], c0 + node[node_header_bytes + 2 * k + 1],
-            *reinterpret_cast<const Value*>(node + payload + k * sizeof(Value)));
+        entry.add(r0 + node[node_header_bytes + 2 * k], c0 + node[node_header_bytes + 2 * k + 1],
+                  *reinterpret_cast<const Value*>(node + payload + k * sizeof(Value)));
       });
     }
   }
@@ -76,8 +65,8 @@ void hisparse_leaf_products(const ExecSpace& space, const hisparse::HiSparseRef<
   const int d = 1 << b;
   Kokkos::parallel_for(
       "strata::hisparse::spmv_leaves", team_policy(space, leaves.size, Kokkos::AUTO),
-      HiSparseLeafProduct<ExecSpace, Value, Device, XView, YView>{refs, row0, col0, b, d, R, alpha, conjugate,
-                                                                  transpose, x, y});
+      HiSparseLeafProduct<ExecSpace, Value, Device, XView, YView>{
+          refs, row0, col0, b, d, R, HiSparseEntryProduct<ExecSpace, Value, XView, YView>{alpha, conjugate, transpose, x, y}});
 }
 
 template <class ExecSpace, class Value, class Device>
@@ -132,7 +121,6 @@ struct SpmvFormat<ExecSpace, HiSparseMatrix<Value, Device>> {
       const bool transpose = A.transposed() != is_transposed(mode);
       const Value scale = conjugate_if(A.scale_factor(), conjugate);
       if (state.algorithm == SpmvAlgorithm::scheduled) {
-        if (state.root_count == 0) return;
         state.last = hisparse_scheduled_product(space, *state.launcher, A, state.root_count, transpose, conjugate,
                                                 alpha * scale, x, y);
       } else if (state.leaves.size > 0) {

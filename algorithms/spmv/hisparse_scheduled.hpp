@@ -7,8 +7,7 @@
 // and depth, so nothing is computed per product beforehand. The transpose flag
 // swaps the coordinates a leaf multiplies with, so A^T costs what A costs.
 // Kernels are named functors, not extended lambdas: see docs/BACKENDS.md, "Extended lambdas".
-#include <strata/core/atomic_add.hpp>
-#include <strata/core/value_traits.hpp>
+#include <strata/algorithms/spmv/hisparse_entry.hpp>
 #include <strata/formats/hisparse/hisparse_matrix.hpp>
 #include <strata/scheduler/host_driven.hpp>
 
@@ -57,11 +56,7 @@ using SpmvQueues = scheduler::QueueSet<
 template <class ExecSpace, class Value, class Device, class XView, class YView>
 struct HiSparseSpmvWalk {
   hisparse::HiSparseRef<Value, Device> R;
-  Value alpha;      // times A's scale factor
-  bool conjugate;   // conjugate A's values
-  bool transpose;   // multiply with the stored coordinates swapped
-  XView x;
-  YView y;
+  HiSparseEntryProduct<ExecSpace, Value, XView, YView> entry;
 
   template <class Threads, class Out>
   KOKKOS_INLINE_FUNCTION void operator()(int, const HiSparseWorkItem& item, const Threads& threads,
@@ -92,34 +87,36 @@ struct HiSparseSpmvWalk {
       }
       return;
     }
-    const auto add = [&](std::uint32_t lr, std::uint32_t lc, const Value& v) {
-      const index_type r = item.row0 + lr, c = item.col0 + lc;
-      const Value a = alpha * conjugate_if(v, conjugate);
-      if (transpose) {
-        atomic_add<ExecSpace>(&y(c), a * x(r));
-      } else {
-        atomic_add<ExecSpace>(&y(r), a * x(c));
-      }
-    };
     if (t == leaf_dense) {
       threads.for_each(d * d, [&](const std::uint32_t slot) {
         if ((node[dense_mask_offset() + slot / 8] >> (slot % 8)) & 1u) {
-          add(slot / d, slot % d, *reinterpret_cast<const Value*>(node + payload + slot * sizeof(Value)));
+          entry.add(item.row0 + slot / d, item.col0 + slot % d,
+                    *reinterpret_cast<const Value*>(node + payload + slot * sizeof(Value)));
         }
       });
       return;
     }
-    // COOx: thread g takes the x consecutive entries of one vector load.
+    // COOx: thread g takes the x consecutive entries of one vector load, and sums those that add
+    // to the same y entry (consecutive entries of a row, untransposed) before one atomic.
     const std::uint32_t x_entries = static_cast<std::uint32_t>(granularity(t));
     const std::uint32_t groups = (item.count + x_entries - 1) / x_entries;
     threads.for_each(groups, [&](const std::uint32_t g) {
-      for (std::uint32_t j = 0; j < x_entries; ++j) {
-        const std::uint32_t k = g * x_entries + j;
-        if (k < item.count) {
-          add(node[node_header_bytes + 2 * k], node[node_header_bytes + 2 * k + 1],
-              *reinterpret_cast<const Value*>(node + payload + k * sizeof(Value)));
+      const std::uint32_t first = g * x_entries;
+      const std::uint32_t last = first + x_entries < item.count ? first + x_entries : item.count;
+      index_type pending = 0;
+      Value sum(0);
+      for (std::uint32_t k = first; k < last; ++k) {
+        const index_type r = item.row0 + node[node_header_bytes + 2 * k];
+        const index_type c = item.col0 + node[node_header_bytes + 2 * k + 1];
+        const index_type target = entry.target(r, c);
+        if (k != first && target != pending) {
+          entry.add_to(pending, sum);
+          sum = Value(0);
         }
+        pending = target;
+        sum += entry.product(r, c, *reinterpret_cast<const Value*>(node + payload + k * sizeof(Value)));
       }
+      entry.add_to(pending, sum);
     });
   }
 };
@@ -151,8 +148,8 @@ scheduler::ScheduleReport hisparse_scheduled_product(const ExecSpace& space, HiS
     seeds.push_back({HiSparseWorkItem{A.root(), 0, 0, 0, root_count}, hisparse::type_of(A.root()), root_count});
   }
   return launcher.run(space, seeds,
-                      HiSparseSpmvWalk<ExecSpace, Value, Device, XView, YView>{A.ref(), alpha, conjugate, transpose,
-                                                                               x, y});
+                      HiSparseSpmvWalk<ExecSpace, Value, Device, XView, YView>{
+                          A.ref(), HiSparseEntryProduct<ExecSpace, Value, XView, YView>{alpha, conjugate, transpose, x, y}});
 }
 
 }  // namespace strata::Impl
