@@ -127,13 +127,7 @@ class HostDrivenLauncher {
 
   void seed(const ExecSpace& space, WorkQueues<Queues, Device>& set, const std::vector<Seed<item_type>>& seeds) {
     set.clear(space);
-    std::vector<std::vector<item_type>> per_queue(size);
-    for (const auto& s : seeds) {
-      const int q = Queues::route(s.type, s.count);
-      STRATA_REQUIRE(q >= 0, "scheduler: a seed item of node type " + std::to_string(s.type) + " and entry count " +
-                                 std::to_string(s.count) + " matches no bin of the queue set");
-      per_queue[q].push_back(s.item);
-    }
+    const auto per_queue = seeds_per_queue<Queues>(seeds);
     for (int q = 0; q < size; ++q) set.fill(space, q, per_queue[q]);
   }
 

@@ -12,6 +12,7 @@
 #include <strata/core/error.hpp>
 #include <strata/scheduler/queue_set.hpp>
 #include <strata/scheduler/queue_slots.hpp>
+#include <strata/scheduler/schedule_report.hpp>
 
 #include <array>
 #include <cstdint>
@@ -31,18 +32,40 @@ struct WorkQueuesRef {
   std::uint32_t capacity[size] = {};
 
   KOKKOS_INLINE_FUNCTION void emit(const item_type& item, std::uint32_t type, std::uint32_t count) const {
-    const int q = Queues::route(type, count);
-    if (q < 0) {
-      if (Kokkos::atomic_fetch_add(&counts(size), 1u) == 0u) {
-        counts(size + 1) = type;
-        counts(size + 2) = count;
-      }
-      return;
-    }
-    const std::uint32_t slot = queue_slots<typename Device::execution_space>::reserve(&counts(q), q);
+    const int q = route(type, count);
+    if (q < 0) return;
+    const std::uint32_t slot = reserve(q);
     if (slot < capacity[q]) items[q][slot] = item;
   }
+
+  // The queue of an item, or -1 after recording that it matched no bin.
+  KOKKOS_INLINE_FUNCTION int route(std::uint32_t type, std::uint32_t count) const {
+    const int q = Queues::route(type, count);
+    if (q < 0 && Kokkos::atomic_fetch_add(&counts(size), 1u) == 0u) {
+      counts(size + 1) = type;
+      counts(size + 2) = count;
+    }
+    return q;
+  }
+  // A slot of queue q (not written if it is capacity[q] or more).
+  KOKKOS_INLINE_FUNCTION std::uint32_t reserve(int q) const {
+    return queue_slots<typename Device::execution_space>::reserve(&counts(q), q);
+  }
 };
+
+// Seed items grouped by the queue their bins route them to (on the host, before a run).
+template <class Queues>
+std::vector<std::vector<typename Queues::item_type>> seeds_per_queue(
+    const std::vector<Seed<typename Queues::item_type>>& seeds) {
+  std::vector<std::vector<typename Queues::item_type>> per_queue(Queues::size);
+  for (const auto& s : seeds) {
+    const int q = Queues::route(s.type, s.count);
+    STRATA_REQUIRE(q >= 0, "scheduler: a seed item of node type " + std::to_string(s.type) + " and entry count " +
+                               std::to_string(s.count) + " matches no bin of the queue set");
+    per_queue[q].push_back(s.item);
+  }
+  return per_queue;
+}
 
 template <class Queues, class Device>
 class WorkQueues {

@@ -23,7 +23,8 @@ enum class SpmvAlgorithm {
   ell_coo,        // ELL part row by row, then the COO overflow with atomics
   // HiSparse (HiSparseMatrix)
   leaf_teams,     // one team per leaf, atomics on y (the simple traversal)
-  scheduled,      // the tree walked on the dynamic scheduler at every product (scheduler/)
+  scheduled,      // the tree walked on the dynamic scheduler at every product (scheduler/host_driven.hpp)
+  persistent,     // the same walk in one launch of persistent teams (scheduler/persistent.hpp)
 };
 
 inline const char* to_string(SpmvAlgorithm a) {
@@ -38,6 +39,7 @@ inline const char* to_string(SpmvAlgorithm a) {
     case SpmvAlgorithm::ell_coo: return "ell_coo";
     case SpmvAlgorithm::leaf_teams: return "leaf_teams";
     case SpmvAlgorithm::scheduled: return "scheduled";
+    case SpmvAlgorithm::persistent: return "persistent";
   }
   return "?";
 }

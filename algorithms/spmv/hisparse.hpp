@@ -1,10 +1,13 @@
 #pragma once
-// strata::spmv on HiSparseMatrix, two algorithms:
+// strata::spmv on HiSparseMatrix, three algorithms:
 //  - leaf_teams (default): the leaf list is built once per handle (level by
 //    level on the device); each product scales y, then one team per leaf adds
 //    its entries with atomics;
-//  - scheduled: every product walks the tree on the dynamic scheduler
-//    (hisparse_scheduled.hpp), nothing precomputed but the root's entry count.
+//  - scheduled: every product walks the tree on the dynamic scheduler's
+//    host-driven launcher (hisparse_scheduled.hpp), nothing precomputed but the
+//    root's entry count;
+//  - persistent: the same walk in one launch of persistent teams, its queues
+//    sized by one counting walk when the handle is analysed.
 // A's own transpose flag and scale factor fold into the mode and alpha, so A^T
 // costs what A costs. Rank-2 x/y are multiplied column by column.
 // Kernels are named functors, not extended lambdas: see docs/BACKENDS.md, "Extended lambdas".
@@ -77,9 +80,10 @@ struct SpmvFormat<ExecSpace, HiSparseMatrix<Value, Device>> {
   using value_type = Value;
 
   static bool supports(SpmvAlgorithm a) {
-    return a == SpmvAlgorithm::format_default || a == SpmvAlgorithm::leaf_teams || a == SpmvAlgorithm::scheduled;
+    return a == SpmvAlgorithm::format_default || a == SpmvAlgorithm::leaf_teams || a == SpmvAlgorithm::scheduled ||
+           a == SpmvAlgorithm::persistent;
   }
-  static std::string algorithm_list() { return "leaf_teams (default), scheduled"; }
+  static std::string algorithm_list() { return "leaf_teams (default), scheduled, persistent"; }
   static void check_settings(const SpmvSettings& s) {
     refuse_coo_options(name, s);
     check_row_lanes(name, s, false);
@@ -95,17 +99,22 @@ struct SpmvFormat<ExecSpace, HiSparseMatrix<Value, Device>> {
   struct State {
     SpmvAlgorithm algorithm = SpmvAlgorithm::leaf_teams;
     hisparse::LeafList<Device> leaves;                          // leaf_teams
-    std::shared_ptr<HiSparseSpmvLauncher<ExecSpace>> launcher;  // scheduled: its queues, reused by every product
-    std::uint32_t root_count = 0;                               // scheduled
-    scheduler::ScheduleReport last;                             // scheduled: the last product's walk
+    std::shared_ptr<HiSparseSpmvLauncher<ExecSpace>> launcher;           // scheduled: its queues, reused by every product
+    std::shared_ptr<HiSparsePersistentLauncher<ExecSpace>> persistent;  // persistent: queues sized for one product
+    std::uint32_t root_count = 0;                                        // scheduled, persistent
+    scheduler::ScheduleReport last;                                      // scheduled, persistent: the last product's walk
   };
-  static void analyze(const ExecSpace&, const SpmvSettings& s, const matrix_type& A, State& state) {
-    state.algorithm = s.algorithm == SpmvAlgorithm::scheduled ? SpmvAlgorithm::scheduled : SpmvAlgorithm::leaf_teams;
+  static void analyze(const ExecSpace& space, const SpmvSettings& s, const matrix_type& A, State& state) {
+    state.algorithm = s.algorithm == SpmvAlgorithm::format_default ? SpmvAlgorithm::leaf_teams : s.algorithm;
+    if (state.algorithm == SpmvAlgorithm::leaf_teams) {
+      state.leaves = hisparse::collect_leaves(A);
+      return;
+    }
+    state.root_count = hisparse_root_count(A);
     if (state.algorithm == SpmvAlgorithm::scheduled) {
       state.launcher = std::make_shared<HiSparseSpmvLauncher<ExecSpace>>();
-      state.root_count = hisparse_root_count(A);
     } else {
-      state.leaves = hisparse::collect_leaves(A);
+      state.persistent = hisparse_persistent_launcher(space, A, state.root_count);
     }
   }
 
@@ -123,6 +132,9 @@ struct SpmvFormat<ExecSpace, HiSparseMatrix<Value, Device>> {
       if (state.algorithm == SpmvAlgorithm::scheduled) {
         state.last = hisparse_scheduled_product(space, *state.launcher, A, state.root_count, transpose, conjugate,
                                                 alpha * scale, x, y);
+      } else if (state.algorithm == SpmvAlgorithm::persistent) {
+        state.last = hisparse_scheduled_product(space, *state.persistent, A, state.root_count, transpose, conjugate,
+                                                alpha * scale, x, y);
       } else if (state.leaves.size > 0) {
         hisparse_leaf_products(space, A.ref(), state.leaves, transpose, conjugate, alpha * scale, x, y);
       }
@@ -130,8 +142,9 @@ struct SpmvFormat<ExecSpace, HiSparseMatrix<Value, Device>> {
   }
 
   static std::string describe(const SpmvSettings&, const State& state) {
-    if (state.algorithm == SpmvAlgorithm::scheduled) {
-      return "scheduled(host-driven; last product: " + std::to_string(state.last.rounds) + " rounds, " +
+    if (state.algorithm == SpmvAlgorithm::scheduled || state.algorithm == SpmvAlgorithm::persistent) {
+      return std::string(state.algorithm == SpmvAlgorithm::scheduled ? "scheduled(host-driven; " : "persistent(") +
+             "last product: " + std::to_string(state.last.rounds) + " rounds, " +
              std::to_string(state.last.launches) + " launches, " + std::to_string(state.last.total_items()) +
              " nodes)";
     }

@@ -10,6 +10,7 @@
 #include <strata/algorithms/spmv/hisparse_entry.hpp>
 #include <strata/formats/hisparse/hisparse_matrix.hpp>
 #include <strata/scheduler/host_driven.hpp>
+#include <strata/scheduler/persistent.hpp>
 
 #include <memory>
 #include <vector>
@@ -53,6 +54,50 @@ using SpmvQueues = scheduler::QueueSet<
     One<leaf_coo4, leaf>, Warp<leaf_coo4, leaf>, Block<leaf_coo4, leaf>>;
 }  // namespace hisparse_queues
 
+// An inner node's part of every walk: emit its children, each with its block
+// origin, depth and entry count.
+template <class Value, class Device, class Threads, class Out>
+KOKKOS_INLINE_FUNCTION void hisparse_emit_children(const hisparse::HiSparseRef<Value, Device>& R,
+                                                   const HiSparseWorkItem& item, const Threads& threads,
+                                                   const Out& out) {
+  using namespace hisparse;
+  const NodeType t = type_of(item.ref);
+  const unsigned char* node = R.bytes() + offset_of(item.ref);
+  const int b = R.log2_block;
+  const std::uint32_t d = 1u << b;
+  const offset_type payload = payload_offset(t, item.count, b, sizeof(Value));
+  const int shift = b * (R.levels - 1 - item.depth);
+  const auto emit = [&](std::uint32_t lr, std::uint32_t lc, offset_type child) {
+    const HiSparseWorkItem c{child, item.row0 + (index_type(lr) << shift), item.col0 + (index_type(lc) << shift),
+                             item.depth + 1, R.count(child)};
+    out.emit(c, type_of(child), c.count);
+  };
+  if (t == inner_dense) {
+    threads.for_each(d * d, [&](const std::uint32_t slot) {
+      const offset_type child = *reinterpret_cast<const offset_type*>(node + payload + slot * sizeof(offset_type));
+      if (child != 0) emit(slot / d, slot % d, child);
+    });
+  } else {
+    threads.for_each(item.count, [&](const std::uint32_t k) {
+      emit(node[node_header_bytes + 2 * k], node[node_header_bytes + 2 * k + 1],
+           *reinterpret_cast<const offset_type*>(node + payload + k * sizeof(offset_type)));
+    });
+  }
+}
+
+// The walk without the products: how many items each queue receives in one
+// product, so that the persistent launcher's queues are sized beforehand.
+template <class Value, class Device>
+struct HiSparseCountingWalk {
+  hisparse::HiSparseRef<Value, Device> R;
+
+  template <class Threads, class Out>
+  KOKKOS_INLINE_FUNCTION void operator()(int, const HiSparseWorkItem& item, const Threads& threads,
+                                         const Out& out) const {
+    if (!hisparse::is_leaf(hisparse::type_of(item.ref))) hisparse_emit_children(R, item, threads, out);
+  }
+};
+
 template <class ExecSpace, class Value, class Device, class XView, class YView>
 struct HiSparseSpmvWalk {
   hisparse::HiSparseRef<Value, Device> R;
@@ -63,30 +108,14 @@ struct HiSparseSpmvWalk {
                                          const Out& out) const {
     using namespace hisparse;
     const NodeType t = type_of(item.ref);
+    if (!is_leaf(t)) {
+      hisparse_emit_children(R, item, threads, out);
+      return;
+    }
     const unsigned char* node = R.bytes() + offset_of(item.ref);
     const int b = R.log2_block;
     const std::uint32_t d = 1u << b;
     const offset_type payload = payload_offset(t, item.count, b, sizeof(Value));
-    if (!is_leaf(t)) {
-      const int shift = b * (R.levels - 1 - item.depth);
-      const auto emit = [&](std::uint32_t lr, std::uint32_t lc, offset_type child) {
-        const HiSparseWorkItem c{child, item.row0 + (index_type(lr) << shift), item.col0 + (index_type(lc) << shift),
-                                 item.depth + 1, R.count(child)};
-        out.emit(c, type_of(child), c.count);
-      };
-      if (t == inner_dense) {
-        threads.for_each(d * d, [&](const std::uint32_t slot) {
-          const offset_type child = *reinterpret_cast<const offset_type*>(node + payload + slot * sizeof(offset_type));
-          if (child != 0) emit(slot / d, slot % d, child);
-        });
-      } else {
-        threads.for_each(item.count, [&](const std::uint32_t k) {
-          emit(node[node_header_bytes + 2 * k], node[node_header_bytes + 2 * k + 1],
-               *reinterpret_cast<const offset_type*>(node + payload + k * sizeof(offset_type)));
-        });
-      }
-      return;
-    }
     if (t == leaf_dense) {
       threads.for_each(d * d, [&](const std::uint32_t slot) {
         if ((node[dense_mask_offset() + slot / 8] >> (slot % 8)) & 1u) {
@@ -123,6 +152,8 @@ struct HiSparseSpmvWalk {
 
 template <class ExecSpace>
 using HiSparseSpmvLauncher = scheduler::HostDrivenLauncher<hisparse_queues::SpmvQueues, ExecSpace>;
+template <class ExecSpace>
+using HiSparsePersistentLauncher = scheduler::PersistentLauncher<hisparse_queues::SpmvQueues, ExecSpace>;
 
 // Entries (or children) of A's root node, read from the device pool: what
 // routes the seed item. Zero for an empty matrix.
@@ -136,18 +167,41 @@ std::uint32_t hisparse_root_count(const HiSparseMatrix<Value, Device>& A) {
   return static_cast<std::uint32_t>(header & 0xffffffffu);  // the node header: uint32 count, then zero
 }
 
-// y += alpha * op(A) x (y already scaled by beta), walking the tree from the
-// root, whose entry count the caller read once (hisparse_root_count).
-template <class ExecSpace, class Value, class Device, class XView, class YView>
-scheduler::ScheduleReport hisparse_scheduled_product(const ExecSpace& space, HiSparseSpmvLauncher<ExecSpace>& launcher,
-                                                     const HiSparseMatrix<Value, Device>& A, std::uint32_t root_count,
-                                                     bool transpose, bool conjugate, Value alpha, const XView& x,
-                                                     const YView& y) {
+template <class Value, class Device>
+std::vector<scheduler::Seed<HiSparseWorkItem>> hisparse_root_seed(const HiSparseMatrix<Value, Device>& A,
+                                                                  std::uint32_t root_count) {
   std::vector<scheduler::Seed<HiSparseWorkItem>> seeds;
   if (A.root() != 0 && root_count != 0) {
     seeds.push_back({HiSparseWorkItem{A.root(), 0, 0, 0, root_count}, hisparse::type_of(A.root()), root_count});
   }
-  return launcher.run(space, seeds,
+  return seeds;
+}
+
+// A persistent launcher whose queues hold one product's items: one counting
+// walk on the host-driven launcher says how many each queue receives.
+template <class ExecSpace, class Value, class Device>
+std::shared_ptr<HiSparsePersistentLauncher<ExecSpace>> hisparse_persistent_launcher(
+    const ExecSpace& space, const HiSparseMatrix<Value, Device>& A, std::uint32_t root_count) {
+  auto launcher = std::make_shared<HiSparsePersistentLauncher<ExecSpace>>();
+  HiSparseSpmvLauncher<ExecSpace> counting;
+  const auto report = counting.run(space, hisparse_root_seed(A, root_count), HiSparseCountingWalk<Value, Device>{A.ref()});
+  typename HiSparsePersistentLauncher<ExecSpace>::Counts needed{};
+  for (int q = 0; q < hisparse_queues::SpmvQueues::size; ++q) {
+    needed[q] = static_cast<std::uint32_t>(report.items[q]);
+  }
+  launcher->reserve(needed);
+  return launcher;
+}
+
+// y += alpha * op(A) x (y already scaled by beta), walking the tree from the
+// root, whose entry count the caller read once (hisparse_root_count), on
+// either launcher.
+template <class ExecSpace, class Launcher, class Value, class Device, class XView, class YView>
+scheduler::ScheduleReport hisparse_scheduled_product(const ExecSpace& space, Launcher& launcher,
+                                                     const HiSparseMatrix<Value, Device>& A, std::uint32_t root_count,
+                                                     bool transpose, bool conjugate, Value alpha, const XView& x,
+                                                     const YView& y) {
+  return launcher.run(space, hisparse_root_seed(A, root_count),
                       HiSparseSpmvWalk<ExecSpace, Value, Device, XView, YView>{
                           A.ref(), HiSparseEntryProduct<ExecSpace, Value, XView, YView>{alpha, conjugate, transpose, x, y}});
 }

@@ -39,6 +39,8 @@ std::vector<SpmvKernel> spmv_kernels() {
   k.push_back({"hisparse", Format::hisparse, SpmvAlgorithm::leaf_teams, false, "HiSparse, simple leaf traversal"});
   k.push_back({"hisparse-sched", Format::hisparse, SpmvAlgorithm::scheduled, false,
                "HiSparse, tree walk on the dynamic scheduler (host-driven launcher)"});
+  k.push_back({"hisparse-persist", Format::hisparse, SpmvAlgorithm::persistent, false,
+               "HiSparse, tree walk on persistent teams (one launch)"});
   k.push_back({"auto", Format::automatic, SpmvAlgorithm::format_default, false,
                "automatic choice by the matrix's statistics (documented rule)"});
   k.push_back({"auto-timed", Format::automatic, SpmvAlgorithm::format_default, true,

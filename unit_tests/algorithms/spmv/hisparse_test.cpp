@@ -1,5 +1,5 @@
-// strata::spmv on HiSparseMatrix, both algorithms (the simple leaf traversal and
-// the tree walk on the dynamic scheduler): the typed suite, then the matrix's
+// strata::spmv on HiSparseMatrix, every algorithm (the simple leaf traversal and
+// the tree walk on the dynamic scheduler's host-driven and persistent launchers): the typed suite, then the matrix's
 // own transpose flag and scale factor folded into the product.
 #include "algorithms/spmv/spmv_api_cases.hpp"
 #include "formats/hisparse/hisparse_test_matrices.hpp"
@@ -14,7 +14,7 @@ template <class Value>
 class HiSparseSpmvTest : public ::testing::Test {};
 TYPED_TEST_SUITE(HiSparseSpmvTest, test::HiSparseValueTypes);
 
-const SpmvAlgorithm algorithms[] = {SpmvAlgorithm::leaf_teams, SpmvAlgorithm::scheduled};
+const SpmvAlgorithm algorithms[] = {SpmvAlgorithm::leaf_teams, SpmvAlgorithm::scheduled, SpmvAlgorithm::persistent};
 
 SpmvSettings with_algorithm(SpmvAlgorithm a) {
   SpmvSettings s;
@@ -43,8 +43,9 @@ TYPED_TEST(HiSparseSpmvTest, MatchesReferenceWithTransposeFlagAndScale) {
     if (c.coo.num_rows > 100000 || c.coo.num_cols > 100000) continue;  // vectors of 2^33 entries do not fit
     SCOPED_TRACE(c.name);
     const auto coo = test::convert_coo<Value>(c.coo);
-    for (const auto& [flag, algorithm] : {std::pair{false, algorithms[0]}, std::pair{true, algorithms[0]},
-                                         std::pair{false, algorithms[1]}, std::pair{true, algorithms[1]}}) {
+    for (const auto& [flag, algorithm] :
+         {std::pair{false, algorithms[0]}, std::pair{true, algorithms[0]}, std::pair{false, algorithms[1]},
+          std::pair{true, algorithms[1]}, std::pair{false, algorithms[2]}, std::pair{true, algorithms[2]}}) {
       SCOPED_TRACE(std::string(to_string(algorithm)) + (flag ? ", transposed" : ""));
       auto A = to_hisparse<Device>(coo, c.log2_block);
       // The reference sees the explicit matrix s * op_flag(A).
