@@ -115,7 +115,8 @@ struct PersistentWorker {
 
   PublishingQueuesRef<Queues, Device> out;
   std::uint32_t* heads = nullptr;
-  std::uint32_t batch[size] = {};
+  std::uint32_t batch[size] = {};  // the fewest items a team takes from queue q
+  std::uint32_t teams = 1;
   ItemLayout layout[size] = {};
   int order[size] = {};  // producing queues first: they expose parallelism
   Operation op;
@@ -156,7 +157,14 @@ struct PersistentWorker {
       const std::uint32_t emitted = poll(&out.queues.counts(q));
       const std::uint32_t tail = emitted < out.queues.capacity[q] ? emitted : out.queues.capacity[q];
       while (head < tail) {
-        const std::uint32_t n = tail - head < batch[q] ? tail - head : batch[q];
+        // Guided: a share of what the queue holds, at least a batch. Taking a fixed batch,
+        // the teams serialised on the queue's head (10 ms for the 81,408 leaves of
+        // poisson3d:128 taken 4 at a time, against 0.36 ms host-driven).
+        const std::uint32_t available = tail - head;
+        std::uint32_t n = available / (2u * teams);
+        if (n < batch[q]) n = batch[q];
+        if (n > available) n = available;
+        if (n > 0xffffffu) n = 0xffffffu;
         const std::uint32_t seen = Kokkos::atomic_compare_exchange(&heads[q], head, head + n);
         if (seen == head) {
           return (std::uint64_t(head) << 32) | (std::uint64_t(n) << 8) | std::uint64_t(q + 1);
@@ -237,7 +245,10 @@ class PersistentLauncher {
         Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
     const int team_size = on_host ? 1 : 8;
     const int vector_length = on_host ? 1 : 32;
-    PersistentWorker<Queues, ExecSpace, Operation> worker{publishing_ref(), heads_.data(), {}, {}, {}, op};
+    int teams = options_.teams;
+    if (teams <= 0) teams = std::max(1, space.concurrency() / (team_size * vector_length));
+    PersistentWorker<Queues, ExecSpace, Operation> worker{
+        publishing_ref(), heads_.data(), {}, static_cast<std::uint32_t>(teams), {}, {}, op};
     int next = 0;
     for (const bool producing : {true, false}) {
       for (int q = 0; q < size; ++q) {
@@ -259,8 +270,6 @@ class PersistentLauncher {
         worker.batch[q] = 4;
       }
     }
-    int teams = options_.teams;
-    if (teams <= 0) teams = std::max(1, space.concurrency() / (team_size * vector_length));
     Kokkos::parallel_for("strata::scheduler::persistent",
                          Kokkos::TeamPolicy<ExecSpace>(space, teams, team_size, vector_length), worker);
     ++report.launches;
