@@ -225,12 +225,7 @@ class PersistentLauncher {
 
   // Room for at least needed[q] items in queue q during one run.
   void reserve(const Counts& needed) {
-    for (int q = 0; q < size; ++q) {
-      if (needed[q] > queues_.capacity(q)) {
-        queues_.grow(q, needed[q]);
-        allocate_flags(q);
-      }
-    }
+    for (int q = 0; q < size; ++q) grow(q, needed[q]);
   }
   std::uint32_t capacity(int q) const { return queues_.capacity(q); }
 
@@ -285,8 +280,7 @@ class PersistentLauncher {
       }
     }
     if (!overflow.empty()) {
-      Counts needed = emitted;
-      reserve(needed);
+      reserve(emitted);
       STRATA_REQUIRE(false, "scheduler: a persistent run overflowed its queues, so items were dropped and the "
                             "operation's output is incomplete:" + overflow +
                                 " the queues were grown for the next run (PersistentLauncher::reserve sizes them "
@@ -303,6 +297,13 @@ class PersistentLauncher {
     r.outstanding = outstanding_.data();
     r.epoch = epoch_;
     return r;
+  }
+
+  // A queue and its flags, with room for at least `needed` items.
+  void grow(int q, std::uint64_t needed) {
+    if (needed <= queues_.capacity(q)) return;
+    queues_.grow(q, needed);
+    allocate_flags(q);
   }
 
   void allocate_flags(int q) {
@@ -324,10 +325,7 @@ class PersistentLauncher {
     Kokkos::deep_copy(space, heads_, 0u);
     const auto per_queue = seeds_per_queue<Queues>(seeds);
     for (int q = 0; q < size; ++q) {
-      if (per_queue[q].size() > queues_.capacity(q)) {
-        queues_.grow(q, per_queue[q].size());
-        allocate_flags(q);
-      }
+      grow(q, per_queue[q].size());
       queues_.fill(space, q, per_queue[q]);
       if (!per_queue[q].empty()) {
         Kokkos::deep_copy(space, Kokkos::subview(ready_[q], std::make_pair(std::size_t(0), per_queue[q].size())),

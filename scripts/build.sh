@@ -3,7 +3,6 @@
 # Without arguments: ./build against the Kokkos that CMake finds (Debian's by default).
 # Uses ccache as compiler launcher when it is installed (STRATA_CCACHE=0 turns that off;
 # CCACHE_DIR defaults to ${STRATA_CACHE_DIR:-$HOME/.cache/strata}/ccache).
-# STRATA_BUILD_TARGETS="a b ..." builds only those targets (default: all).
 # STRATA_UNITY_BUILD=OFF compiles every source alone (default ON: cold builds take about half the
 # time; cmake/StrataUnityBuild.cmake).
 set -euo pipefail
@@ -22,7 +21,4 @@ if [ -n "$ccache_launcher" ]; then
 fi
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release "-DSTRATA_UNITY_BUILD=${STRATA_UNITY_BUILD:-ON}" \
   "${launcher[@]}" "$@"
-targets=()
-# shellcheck disable=SC2206
-[ -z "${STRATA_BUILD_TARGETS:-}" ] || targets=(--target ${STRATA_BUILD_TARGETS})
-cmake --build "$build" --parallel "$jobs" "${targets[@]}"
+cmake --build "$build" --parallel "$jobs"

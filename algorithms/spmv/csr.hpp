@@ -13,7 +13,6 @@
 
 #include <KokkosSparse_CrsMatrix.hpp>
 
-#include <cstddef>
 #include <string>
 #include <type_traits>
 
@@ -60,7 +59,7 @@ struct SpmvFormat<ExecSpace, KokkosSparse::CrsMatrix<V, O, D, M, S>> {
     SpmvAlgorithm algorithm = SpmvAlgorithm::kk_native;
     TypeKeyedCache kk_plans;  // one Kokkos Kernels plan per (x, y) type
     cusparse_state_t<value_type, ExecSpace> cusparse;
-    Kokkos::View<value_type*, device_type> column_scratch;  // kk_*: strided multi-vector columns, x then y
+    VectorScratch<value_type, device_type> column_scratch;  // kk_*: strided multi-vector columns
     int lanes = 1;  // row_vectors
     CsrTransposedStructure<std::remove_const_t<offset_type>, std::remove_const_t<ordinal_type>, device_type>
         transposed;  // row_vectors, built on the first T or H product
@@ -117,40 +116,25 @@ struct SpmvFormat<ExecSpace, KokkosSparse::CrsMatrix<V, O, D, M, S>> {
   }
 
  private:
-  // Columns of a LayoutLeft multi-vector are contiguous and go to the rank-1 kernel as they are.
-  // Columns of other layouts are strided, which Kokkos Kernels 3.4's rank-1 kernel reads wrongly
-  // (as contiguous): they are copied through contiguous vectors kept in the state.
+  // Every column, whatever its layout, goes to the rank-1 kernel as a contiguous LayoutLeft vector
+  // (strided columns staged through scratch): one Kokkos Kernels instance per value type, and
+  // Kokkos Kernels 3.4's rank-1 kernel reads strided vectors as if contiguous.
   template <class XView, class YView>
   static void apply_kk_columns(const ExecSpace& space, State& state, SpmvMode mode, value_type alpha,
                                const matrix_type& A, const XView& x, value_type beta, const YView& y) {
-    constexpr bool contiguous_columns = std::is_same_v<typename XView::array_layout, Kokkos::LayoutLeft> &&
-                                        std::is_same_v<typename YView::array_layout, Kokkos::LayoutLeft>;
     using column_device = typename YView::device_type;
     using XColumn = Kokkos::View<const value_type*, Kokkos::LayoutLeft, column_device,
                                  Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
     using YColumn = Kokkos::View<value_type*, Kokkos::LayoutLeft, column_device,
                                  Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-    for (std::size_t column = 0; column < x.extent(1); ++column) {
-      const auto xj = Kokkos::subview(x, Kokkos::ALL, column);
-      const auto yj = Kokkos::subview(y, Kokkos::ALL, column);
-      if constexpr (contiguous_columns) {
-        apply_kk(space, state, mode, alpha, A, XColumn(xj.data(), xj.extent(0)), beta,
-                 YColumn(yj.data(), yj.extent(0)));
-      } else {
-        auto& scratch = state.column_scratch;
-        if (scratch.extent(0) < xj.extent(0) + yj.extent(0)) {
-          scratch = Kokkos::View<value_type*, device_type>(
-              Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::spmv::csr_column_scratch"),
-              xj.extent(0) + yj.extent(0));
-        }
-        const YColumn xs(scratch.data(), xj.extent(0));
-        const YColumn ys(scratch.data() + xj.extent(0), yj.extent(0));
-        Kokkos::deep_copy(space, xs, xj);
-        if (beta != value_type(0)) Kokkos::deep_copy(space, ys, yj);
-        apply_kk(space, state, mode, alpha, A, XColumn(xs), beta, ys);
-        Kokkos::deep_copy(space, yj, ys);
-      }
-    }
+    const auto contiguous = [](const auto& v) { return v.span_is_contiguous(); };
+    for_each_column(x, y, [&](const auto& xj, const auto& yj) {
+      state.column_scratch.run_contiguous(space, xj, beta, yj, contiguous,
+                                          [&](const value_type* x_data, value_type* y_data) {
+                                            apply_kk(space, state, mode, alpha, A, XColumn(x_data, xj.extent(0)),
+                                                     beta, YColumn(y_data, yj.extent(0)));
+                                          });
+    });
   }
 
   template <class XView, class YView>

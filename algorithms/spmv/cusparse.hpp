@@ -82,13 +82,12 @@ void apply_cusparse(CusparseSpmv<Value, ExecSpace>& cs, const ExecSpace& space, 
     const auto usable = [](const auto& v) {
       return v.span_is_contiguous() && reinterpret_cast<std::uintptr_t>(v.data()) % 16 == 0;
     };
-    const std::pair<std::size_t, std::size_t> x_range(0, x.extent(0)), y_range(0, y.extent(0));
     if constexpr (value_traits<Value>::is_complex) {
       if (mode == SpmvMode::conjugate) {
         // cuSPARSE has no conj(A) x; conj(A) x = conj(A conj(x)), with conj(x)
         // and A conj(x) in the scratch vectors, then y := alpha conj(t) + beta y.
-        auto x_conj = Kokkos::subview(cs.scratch_x(x.extent(0)), x_range);
-        auto t = Kokkos::subview(cs.scratch_y(y.extent(0)), y_range);
+        auto x_conj = Kokkos::subview(cs.scratch().x(x.extent(0)), std::make_pair(std::size_t(0), x.extent(0)));
+        auto t = Kokkos::subview(cs.scratch().y(y.extent(0)), std::make_pair(std::size_t(0), y.extent(0)));
         Kokkos::parallel_for("strata::cusparse::conjugate_x", Kokkos::RangePolicy<ExecSpace>(space, 0, x.extent(0)),
                              CusparseConjugateX<decltype(x_conj), XView>{x_conj, x});
         cs.apply(space, SpmvMode::normal, Value(1), x_conj.data(), Value(0), t.data());
@@ -99,20 +98,9 @@ void apply_cusparse(CusparseSpmv<Value, ExecSpace>& cs, const ExecSpace& space, 
       }
     }
     mode = cusparse_operation_mode(mode, value_traits<Value>::is_complex);
-    const Value* x_data = x.data();
-    if (!usable(x)) {
-      auto staged = Kokkos::subview(cs.scratch_x(x.extent(0)), x_range);
-      Kokkos::deep_copy(space, staged, x);
-      x_data = staged.data();
-    }
-    if (usable(y)) {
-      cs.apply(space, mode, alpha, x_data, beta, y.data());
-    } else {
-      auto staged = Kokkos::subview(cs.scratch_y(y.extent(0)), y_range);
-      if (!(beta == Value(0))) Kokkos::deep_copy(space, staged, y);
-      cs.apply(space, mode, alpha, x_data, beta, staged.data());
-      Kokkos::deep_copy(space, y, staged);
-    }
+    cs.scratch().run_contiguous(space, x, beta, y, usable, [&](const Value* x_data, Value* y_data) {
+      cs.apply(space, mode, alpha, x_data, beta, y_data);
+    });
   }
 }
 

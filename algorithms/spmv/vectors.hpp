@@ -82,6 +82,47 @@ void for_each_column(const XView& x, const YView& y, F&& f) {
   for (std::size_t j = 0; j < x.extent(1); ++j) f(Kokkos::subview(x, Kokkos::ALL, j), Kokkos::subview(y, Kokkos::ALL, j));
 }
 
+// Scratch vectors that stand in for x and y where a kernel needs contiguous
+// arrays (cuSPARSE; Kokkos Kernels' rank-1 kernel on multi-vector columns),
+// reallocated only when a longer vector comes.
+template <class Value, class Device>
+class VectorScratch {
+ public:
+  using vector_type = Kokkos::View<Value*, Device>;
+  vector_type& x(std::size_t n) { return sized(x_, n, "strata::spmv::scratch_x"); }
+  vector_type& y(std::size_t n) { return sized(y_, n, "strata::spmv::scratch_y"); }
+
+  // f(x_data, y_data) on contiguous arrays: x and y themselves where `usable`
+  // accepts them, else the scratch vectors (x copied in; y copied in when beta
+  // != 0, since beta = 0 must overwrite, and copied back afterwards).
+  template <class ExecSpace, class XView, class YView, class Usable, class F>
+  void run_contiguous(const ExecSpace& space, const XView& x, const Value& beta, const YView& y, const Usable& usable,
+                      F&& f) {
+    static_assert(XView::rank == 1 && YView::rank == 1, "VectorScratch::run_contiguous: rank-1 views only");
+    const Value* x_data = x.data();
+    if (!usable(x)) {
+      auto staged = Kokkos::subview(this->x(x.extent(0)), std::make_pair(std::size_t(0), x.extent(0)));
+      Kokkos::deep_copy(space, staged, x);
+      x_data = staged.data();
+    }
+    if (usable(y)) {
+      f(x_data, y.data());
+      return;
+    }
+    auto staged = Kokkos::subview(this->y(y.extent(0)), std::make_pair(std::size_t(0), y.extent(0)));
+    if (!(beta == Value(0))) Kokkos::deep_copy(space, staged, y);
+    f(x_data, staged.data());
+    Kokkos::deep_copy(space, y, staged);
+  }
+
+ private:
+  static vector_type& sized(vector_type& v, std::size_t n, const char* label) {
+    if (v.extent(0) < n) v = vector_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), n);
+    return v;
+  }
+  vector_type x_, y_;
+};
+
 // Entry (i, j) of a rank-2 view, or entry i of a rank-1 view (j = 0): lets one
 // kernel body serve vectors and multi-vectors.
 template <class View>

@@ -45,7 +45,6 @@ inline cusparseOperation_t to_operation(SpmvMode mode) {
 template <class Value>
 class CusparseSpmv<Value, Kokkos::Cuda> {
  public:
-  using vector_type = Kokkos::View<Value*, Kokkos::CudaSpace>;
 
   // CSR with 32-bit offsets and indices.
   static std::unique_ptr<CusparseSpmv> csr(std::int64_t rows, std::int64_t cols, std::int64_t nnz,
@@ -112,16 +111,11 @@ class CusparseSpmv<Value, Kokkos::Cuda> {
 
   // Contiguous stand-ins for vectors cuSPARSE cannot take (strided columns,
   // misaligned column starts).
-  vector_type& scratch_x(std::size_t n) { return sized(scratch_x_, n, "strata::cusparse::scratch_x"); }
-  vector_type& scratch_y(std::size_t n) { return sized(scratch_y_, n, "strata::cusparse::scratch_y"); }
+  VectorScratch<Value, Kokkos::CudaSpace>& scratch() { return scratch_; }
 
  private:
   CusparseSpmv(std::int64_t rows, std::int64_t cols) : rows_(rows), cols_(cols) {
     cuda_detail::check(cusparseCreate(&handle_), "cusparseCreate");
-  }
-  static vector_type& sized(vector_type& v, std::size_t n, const char* label) {
-    if (v.extent(0) < n) v = vector_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), n);
-    return v;
   }
 
   std::int64_t rows_, cols_;
@@ -129,7 +123,7 @@ class CusparseSpmv<Value, Kokkos::Cuda> {
   cusparseSpMatDescr_t matrix_ = nullptr;
   std::array<Kokkos::View<char*, Kokkos::CudaSpace>, 3> buffers_;
   std::array<bool, 3> prepared_{false, false, false};
-  vector_type scratch_x_, scratch_y_;
+  VectorScratch<Value, Kokkos::CudaSpace> scratch_;
 };
 
 }  // namespace strata::Impl
