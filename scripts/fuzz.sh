@@ -21,13 +21,12 @@ fi
 cmake -S "$root/unit_tests/fuzz" -B "$build" -DCMAKE_CXX_COMPILER="$compiler" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build "$build" --parallel "${STRATA_BUILD_JOBS:-$(nproc)}"
 
-failed=()
-for harness in matrix_market generator_spec; do
-  work="$build/runs/$harness"
+# One harness per core, side by side: each is a single process, so running them one after the
+# other left a core idle for the whole fuzzing time.
+fuzz_one() {
+  local harness="$1" work="$build/runs/$1" status=0 executions
   mkdir -p "$work/corpus" "$work/artifacts"
   rm -f "$work/artifacts/"*
-  echo "fuzz: $harness for ${seconds} s"
-  status=0
   # The first corpus directory receives new inputs; the seeds are only read.
   "$build/strata_fuzz_$harness" "$work/corpus" "$root/unit_tests/fuzz/corpus/$harness" \
     -dict="$root/unit_tests/fuzz/$harness.dict" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
@@ -37,8 +36,20 @@ for harness in matrix_market generator_spec; do
   if [ "$status" -ne 0 ]; then
     tail -n 40 "$work/log" >&2
     echo "fuzz: $harness FAILED; reproducer in $work/artifacts/, log in $work/log" >&2
-    failed+=("$harness")
   fi
+  return "$status"
+}
+
+harnesses=(matrix_market generator_spec)
+echo "fuzz: ${harnesses[*]} side by side for ${seconds} s"
+pids=()
+for harness in "${harnesses[@]}"; do
+  fuzz_one "$harness" &
+  pids+=($!)
+done
+failed=()
+for i in "${!harnesses[@]}"; do
+  wait "${pids[$i]}" || failed+=("${harnesses[$i]}")
 done
 if [ ${#failed[@]} -ne 0 ]; then
   echo "fuzz: failures in ${failed[*]}" >&2
