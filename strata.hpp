@@ -1,6 +1,7 @@
 #pragma once
 // Everything a Kokkos code needs from Strata: the formats, their conversions,
-// and one public entry per operation (today: strata::spmv).
+// and one public entry per operation (today: strata::spmv and strata::add).
+#include <strata/algorithms/add.hpp>
 #include <strata/algorithms/spmv.hpp>
 #include <strata/algorithms/spmv/automatic.hpp>
 #include <strata/core/matrix_market.hpp>

@@ -8,6 +8,7 @@ namespace strata::cli {
 int info_command(const std::vector<std::string>& args);
 int spmv_command(const std::vector<std::string>& args);
 int convert_command(const std::vector<std::string>& args);
+int add_command(const std::vector<std::string>& args);
 
 extern const char* const default_matrix;
 

@@ -18,6 +18,7 @@ const char* const usage =
     "  info MATRIX     rows, columns, nonzeros, row-length statistics, bandwidth, bytes per nonzero\n"
     "  spmv [MATRIX]   time SpMV kernels of every format (--format), verify them against a host reference\n"
     "  convert MATRIX --to FORMAT   convert, report time and bytes, verify a product\n"
+    "  add A B         C = alpha op(A) + beta op(B) (HiSparse), verified against a host reference, timed\n"
     "\n"
     "MATRIX is a Matrix Market file (.mtx or .mtx.gz, any name) or a generator spec such as\n"
     "gen:poisson3d:128 or gen:rmat:20:16 (strata spmv --help lists them).\n"
@@ -32,7 +33,7 @@ const char* const usage =
     "  2  usage error: unknown command or option, bad option value, malformed or too large\n"
     "     generator spec\n";
 
-const char* const known_commands[] = {"info", "spmv", "convert"};
+const char* const known_commands[] = {"info", "spmv", "convert", "add"};
 
 bool is_command(const std::string& word) {
   for (const char* command : known_commands) {
@@ -58,6 +59,7 @@ std::string without_command_prefix(const std::string& message, const std::string
 int run(const std::string& command, const std::vector<std::string>& args) {
   if (command == "info") return strata::cli::info_command(args);
   if (command == "convert") return strata::cli::convert_command(args);
+  if (command == "add") return strata::cli::add_command(args);
   return strata::cli::spmv_command(args);
 }
 
@@ -78,7 +80,7 @@ int main(int argc, char** argv) {
     args.erase(args.begin());
   } else if (!args.empty() && args[0].rfind("-", 0) != 0 && looks_like_mistyped_command(args[0])) {
     std::cerr << "strata: '" << args[0]
-              << "' is neither a command (info, spmv, convert) nor an existing file (see strata --help)\n";
+              << "' is neither a command (info, spmv, convert, add) nor an existing file (see strata --help)\n";
     return cli::exit_usage_error;
   } else if (args.empty()) {
     std::cerr << "strata: no command given; running `strata spmv " << cli::default_matrix

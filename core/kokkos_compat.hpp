@@ -25,9 +25,24 @@
 #include <Kokkos_ArithTraits.hpp>
 #endif
 
+// Kokkos Kernels' sparse utilities (transpose_matrix, ...) live in
+// KokkosKernels::Impl up to 3.x and in KokkosSparse::Impl from 4.0; callers
+// include the header that declares them (KokkosSparse_spadd.hpp does in both).
+#if KOKKOS_VERSION >= 40000
+namespace KokkosSparse::Impl {}
+#else
+namespace KokkosKernels::Impl {}
+#endif
+
 namespace strata::compat {
 
 constexpr int kokkos_version = KOKKOS_VERSION;
+
+#if KOKKOS_VERSION >= 40000
+namespace kk_sparse_utils = ::KokkosSparse::Impl;
+#else
+namespace kk_sparse_utils = ::KokkosKernels::Impl;
+#endif
 
 // Which Kokkos Kernels SpMV implementation a baseline run asks for. "native"
 // is Kokkos Kernels' own CSR kernel even where a vendor library is enabled.

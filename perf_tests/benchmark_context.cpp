@@ -35,4 +35,13 @@ void record_context() {
 
 double copy_bandwidth_gb_per_s() { return measured_copy_gb_per_s; }
 
+int run_registered_benchmarks(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
+  record_context();
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
+
 }  // namespace strata::bench

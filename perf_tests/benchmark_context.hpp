@@ -13,4 +13,8 @@ void record_context();
 // The copy bandwidth measured by record_context(), GB/s (median).
 double copy_bandwidth_gb_per_s();
 
+// The end of every benchmark's main, after its benchmarks are registered: Google
+// Benchmark's own options (an unknown one is exit code 2), record_context(), the runs.
+int run_registered_benchmarks(int argc, char** argv);
+
 }  // namespace strata::bench

@@ -3,6 +3,7 @@
 // plus every Matrix Market file of the real-matrix directory, overridable with
 // --matrices=SPEC[,SPEC...] and --matrix-dir=DIR (empty to leave real matrices out).
 #include <strata/core/matrix_source.hpp>
+#include <strata/core/value_conversion.hpp>
 
 #include <string>
 #include <vector>
@@ -32,5 +33,23 @@ inline const ValueConversionOptions bench_float_conversion{true, false};
 // Benchmarks run in registration order, matrix by matrix: this keeps only the
 // matrix of the current benchmark in host memory, loading it on first use.
 const LoadedMatrix& current_matrix(const std::string& source);
+
+// Calls f with the matrix in the value type `precision` asks for: double or
+// float, complex<double> or complex<float> for complex files (narrowed with
+// bench_float_conversion).
+template <class F>
+void with_bench_value_type(const LoadedMatrix& m, const std::string& precision, F&& f) {
+  if (m.is_complex) {
+    if (precision == "double") {
+      f(m.complex);
+    } else {
+      f(convert_values<Kokkos::complex<float>>(m.complex, bench_float_conversion));
+    }
+  } else if (precision == "double") {
+    f(m.real);
+  } else {
+    f(convert_values<float>(m.real, bench_float_conversion));
+  }
+}
 
 }  // namespace strata::bench

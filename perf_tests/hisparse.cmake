@@ -1,2 +1,5 @@
 add_executable(strata_hisparse_convert hisparse_convert.cpp)
 target_link_libraries(strata_hisparse_convert PRIVATE strata_benchmark_support)
+
+add_executable(strata_hisparse_add hisparse_add.cpp)
+target_link_libraries(strata_hisparse_add PRIVATE strata_benchmark_support)

@@ -2,6 +2,7 @@
 // Sequential host reference for y := alpha * op(A) * x + beta * y, accumulated in
 // double (or complex<double>) whatever the value type, against which every
 // device SpMV of Strata and of the baselines is checked.
+#include <strata/algorithms/reference/wide_value.hpp>
 #include <strata/algorithms/spmv/mode.hpp>
 #include <strata/core/host_csr.hpp>
 
@@ -14,9 +15,6 @@
 #include <vector>
 
 namespace strata::reference {
-
-template <class Value>
-using wide_t = std::conditional_t<value_traits<Value>::is_complex, Kokkos::complex<double>, double>;
 
 template <class Value>
 struct SpmvReference {
@@ -38,12 +36,10 @@ SpmvReference<Value> csr_spmv(SpmvMode mode, Value alpha, const HostCsr<Value>& 
   const index_type in_len = transposed ? A.num_rows : A.num_cols;
   STRATA_REQUIRE(static_cast<index_type>(x.size()) == in_len && static_cast<index_type>(y0.size()) == out_len,
                  "reference::csr_spmv: vector lengths do not match the matrix");
-  auto widen = [](const Value& v) { return value_from<W>(real_part(v), imag_part(v)); };
   const W a = widen(alpha);
   const W b = widen(beta);
-  const double abs_a = std::abs(std::complex<double>(real_part(alpha), imag_part(alpha)));
-  const double abs_b = std::abs(std::complex<double>(real_part(beta), imag_part(beta)));
-  auto modulus = [](const Value& v) { return std::abs(std::complex<double>(real_part(v), imag_part(v))); };
+  const double abs_a = modulus(alpha);
+  const double abs_b = modulus(beta);
 
   std::vector<W> product(out_len, W(0));
   SpmvReference<Value> ref;

@@ -10,16 +10,19 @@ namespace strata {
 
 enum class SpmvMode { normal, transpose, conjugate, conjugate_transpose };
 
-inline SpmvMode parse_spmv_mode(const char* mode) {
+// `operation` names the caller in the error (strata::spmv, strata::add).
+inline SpmvMode parse_spmv_mode(const char* mode, const char* operation = "strata::spmv") {
   const std::string m = mode ? mode : "";
   if (m == "N") return SpmvMode::normal;
   if (m == "T") return SpmvMode::transpose;
   if (m == "C") return SpmvMode::conjugate;
   if (m == "H") return SpmvMode::conjugate_transpose;
-  throw Error("strata::spmv: mode '" + m + "' is not one of N, T, C, H");
+  throw Error(std::string(operation) + ": mode '" + m + "' is not one of N, T, C, H");
 }
 
-inline SpmvMode parse_spmv_mode(const std::string& mode) { return parse_spmv_mode(mode.c_str()); }
+inline SpmvMode parse_spmv_mode(const std::string& mode, const char* operation = "strata::spmv") {
+  return parse_spmv_mode(mode.c_str(), operation);
+}
 
 constexpr bool is_transposed(SpmvMode m) { return m == SpmvMode::transpose || m == SpmvMode::conjugate_transpose; }
 constexpr bool is_conjugated(SpmvMode m) { return m == SpmvMode::conjugate || m == SpmvMode::conjugate_transpose; }

@@ -163,12 +163,13 @@ HiSparseMatrix<Value, Device> hisparse_edit(const HiSparseMatrix<Value, Device>&
   STRATA_REQUIRE(edits.insert.rows.size() == edits.insert.values.size() &&
                      edits.insert.cols.size() == edits.insert.values.size(),
                  "hisparse_edit: insert arrays differ in length");
-  std::vector<Impl::EditOp<Value>> ops;
+  std::vector<hisparse::Impl::EditOp<Value>> ops;
   auto add = [&](index_type r, index_type c, bool remove, const Value& v) {
     STRATA_REQUIRE(r >= 0 && r < A.num_rows() && c >= 0 && c < A.num_cols(),
                    "hisparse_edit: (" + std::to_string(r) + ", " + std::to_string(c) + ") is outside " +
                        std::to_string(A.num_rows()) + " x " + std::to_string(A.num_cols()));
-    ops.push_back(A.transposed() ? Impl::EditOp<Value>{c, r, remove, v} : Impl::EditOp<Value>{r, c, remove, v});
+    using Op = hisparse::Impl::EditOp<Value>;
+    ops.push_back(A.transposed() ? Op{c, r, remove, v} : Op{r, c, remove, v});
   };
   for (index_type k = 0; k < edits.insert.nnz(); ++k) {
     add(edits.insert.rows[k], edits.insert.cols[k], false, edits.insert.values[k] / A.scale_factor());
@@ -190,11 +191,12 @@ HiSparseMatrix<Value, Device> hisparse_edit(const HiSparseMatrix<Value, Device>&
   std::vector<std::uint64_t> pool(static_cast<std::size_t>(storage.used_bytes / 8));
   Kokkos::deep_copy(Kokkos::View<std::uint64_t*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(pool.data(), pool.size()),
                     Kokkos::subview(storage.words, std::make_pair(std::size_t(0), pool.size())));
-  Impl::TreeRewriter<Value> rewriter(reinterpret_cast<const unsigned char*>(pool.data()), storage.used_bytes, L, b);
+  hisparse::Impl::TreeRewriter<Value> rewriter(reinterpret_cast<const unsigned char*>(pool.data()), storage.used_bytes,
+                                               L, b);
   const offset_type root = rewriter.rewrite(A.root(), 0, ops.data(), ops.data() + ops.size(), report);
 
   const auto& bytes = rewriter.appended();
-  Impl::reserve_pool(storage, bytes.size() * 8);
+  hisparse::Impl::reserve_pool(storage, bytes.size() * 8);
   const std::size_t at = static_cast<std::size_t>(storage.used_bytes / 8);
   Kokkos::deep_copy(Kokkos::subview(storage.words, std::make_pair(at, at + bytes.size())),
                     Kokkos::View<const std::uint64_t*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(

@@ -196,6 +196,42 @@ TEST_F(StrataCommand, SpmvFormatAllVerifiesEveryKernel) {
   }
 }
 
+// strata add in every transpose combination, on files and generators: each C is
+// checked against the host reference before it is timed.
+TEST_F(StrataCommand, AddVerifiesEveryTransposeCombination) {
+  directory.write_text("small.mtx", small_matrix);
+  const std::vector<std::vector<std::string>> forms = {
+      {"add", "small.mtx", "small.mtx"},
+      {"add", "small.mtx", "gen:random:3:3:2", "--transpose-a", "--alpha", "2", "--beta", "-0.5"},
+      {"add", "gen:poisson3d:12", "gen:poisson3d:12", "--transpose-b", "--precision", "float"},
+      {"add", "gen:rmat:10:8", "gen:rmat:10:8", "--transpose-a", "--transpose-b", "--alpha", "0.25"},
+  };
+  for (const auto& form : forms) {
+    std::vector<std::string> args = form;
+    for (const char* option : {"--reps", "2"}) args.push_back(option);
+    const Result r = run(args);
+    EXPECT_EQ(r.exit_code, 0) << r;
+    EXPECT_TRUE(contains(r.out, "verified yes")) << r;
+    EXPECT_TRUE(contains(r.out, "time     median")) << r;
+  }
+  const Result json = run({"add", "small.mtx", "small.mtx", "--alpha", "1", "--beta", "-1", "--json", "--reps", "1"});
+  EXPECT_EQ(json.exit_code, 0) << json;
+  // A - A: the union structure with stored zeros.
+  EXPECT_TRUE(contains(json.out, "\"rows\":3,\"cols\":3,\"nnz_a\":4,\"nnz_b\":4,\"nnz_c\":4")) << json;
+  EXPECT_TRUE(contains(json.out, "\"verified\":true")) << json;
+}
+
+TEST_F(StrataCommand, AddErrorsNameTheShapesAndOptions) {
+  directory.write_text("small.mtx", small_matrix);
+  expect_usage_error(run({"add", "small.mtx"}), "strata add: two matrices A and B are required");
+  expect_usage_error(run({"add", "small.mtx", "small.mtx", "--alpha", "two"}),
+                     "strata add: --alpha must be a finite real number, got 'two'");
+  expect_usage_error(run({"add", "small.mtx", "small.mtx", "--format", "csr"}), "--format");
+  const Result shapes = run({"add", "small.mtx", "gen:poisson2d:3"});
+  expect_runtime_error(shapes, "strata add: error: strata::add: op(A) (mode N of a 3 x 3 HiSparse matrix) is 3 x 3",
+                       "but op(B) (mode N of a 9 x 9 matrix) is 9 x 9");
+}
+
 // ---- commands and paths -----------------------------------------------------------
 
 TEST_F(StrataCommand, AFileWithoutADotIsAMatrixNotACommand) {
@@ -210,7 +246,7 @@ TEST_F(StrataCommand, AFileWithoutADotIsAMatrixNotACommand) {
 
 TEST_F(StrataCommand, UnknownCommandIsAUsageError) {
   const Result r = run({"frobnicate"});
-  expect_usage_error(r, "strata: 'frobnicate' is neither a command (info, spmv, convert) nor an existing file");
+  expect_usage_error(r, "strata: 'frobnicate' is neither a command (info, spmv, convert, add) nor an existing file");
   const Result typo = run({"inof", "small.mtx"});
   expect_usage_error(typo, "'inof' is neither a command");
 }

@@ -1,12 +1,16 @@
 // Every matrix of the real-matrix directory: COO -> HiSparse -> COO exact on the
-// device, the pool byte for byte the host encoder's, and the simple SpMV and
-// SpMV^T against the host reference.
+// device, the pool byte for byte the host encoder's, the simple SpMV and SpMV^T,
+// and A + B in every transpose combination the shape allows (B: A after local
+// edits, sharing A's untouched sub-trees) against the host references.
 #include "spmv_check.hpp"
 #include "test_environment.hpp"
 
+#include <strata/algorithms/add.hpp>
+#include <strata/algorithms/reference/coo_add.hpp>
 #include <strata/algorithms/spmv/hisparse.hpp>
 #include <strata/core/matrix_source.hpp>
 #include <strata/formats/hisparse/hisparse_convert.hpp>
+#include <strata/formats/hisparse/hisparse_edit.hpp>
 #include <strata/formats/hisparse/hisparse_host_codec.hpp>
 
 #include <gtest/gtest.h>
@@ -47,6 +51,25 @@ void check_matrix(const HostCsr<Value>& csr) {
   const Value alpha = value_from<Value>(1.0, 0.0), beta = value_from<Value>(0.5, 0.0);
   test::expect_spmv_matches_reference<Value, ExecSpace>(kernel, csr, "N", alpha, beta, false);
   test::expect_spmv_matches_reference<Value, ExecSpace>(kernel, csr, "T", alpha, beta, false);
+
+  HiSparseEdits<Value> edits;
+  edits.insert = HostCoo<Value>(coo.num_rows, coo.num_cols);
+  for (index_type k = 0; k < coo.nnz(); k += 101) edits.remove.push_back({coo.rows[k], coo.cols[k]});
+  for (index_type k = 50; k < coo.nnz(); k += 101) edits.insert.push_back(coo.rows[k], coo.cols[k], value_from<Value>(3.0, 1.0));
+  const auto E = hisparse_edit(A, edits);
+  const auto e = to_host_coo(E);
+  const Value scale_b = value_from<Value>(-0.75, 0.5);
+  for (const char* ma : {"N", "T"}) {
+    for (const char* mb : {"N", "T"}) {
+      if (std::string(ma) != mb && coo.num_rows != coo.num_cols) continue;
+      SCOPED_TRACE(std::string("A + B, op(A) = ") + ma + ", op(B) = " + mb);
+      const auto C = add(ma, alpha, A, mb, scale_b, E);
+      const auto acc = reference::check_add(
+          to_host_coo(C), reference::coo_add(parse_spmv_mode(ma), alpha, coo, parse_spmv_mode(mb), scale_b, e));
+      EXPECT_TRUE(acc.structure_error.empty()) << acc.structure_error;
+      EXPECT_LE(acc.max_scaled_error, 1.0) << "worst entry " << acc.worst_entry;
+    }
+  }
 }
 
 TEST(HiSparseRealMatrices, RoundTripIsExactAndSpmvMatchesReference) {

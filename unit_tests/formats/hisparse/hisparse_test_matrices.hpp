@@ -33,6 +33,18 @@ inline HostCoo<double> with_stored_zeros(HostCoo<double> m) {
   return m;
 }
 
+// The diagonal, one full row and one full column: a hub in each direction.
+inline HostCoo<double> full_row_and_column(index_type n_rows, index_type n_cols, index_type full_row,
+                                           index_type full_col) {
+  HostCoo<double> m(n_rows, n_cols);
+  for (index_type c = 0; c < n_cols; ++c) m.push_back(full_row, c, 1.0 + static_cast<double>(c % 13));
+  for (index_type r = 0; r < n_rows; ++r) {
+    if (r != full_row) m.push_back(r, full_col, -2.0 - static_cast<double>(r % 7));
+    if (r != full_row && r < n_cols && r != full_col) m.push_back(r, r, 4.0);
+  }
+  return m;
+}
+
 inline std::vector<HiSparseCase> hisparse_cases() {
   const index_type big = index_type(1) << 33;
   std::vector<HiSparseCase> c;
@@ -48,6 +60,7 @@ inline std::vector<HiSparseCase> hisparse_cases() {
   c.push_back({"poisson2d_40_d16", to_coo(gen::poisson2d_5pt(40)), 4});
   c.push_back({"rmat_10_d256", to_coo(gen::rmat({10, 8, 0.57, 0.19, 0.19, 7})), 8});
   c.push_back({"banded_129", to_coo(gen::banded(129, 3)), 7});
+  c.push_back({"full_row_and_column_300x700", full_row_and_column(300, 700, 17, 699), 7});
   c.push_back({"one_2^33_origin", one_entry(big, big, 0, 0, -1.0), 7});
   c.push_back({"one_2^33_corner", one_entry(big, big, big - 1, big - 1, 3.0), 7});
   c.push_back({"one_2^33_rect", one_entry(big, 3, big - 12345, 2, 7.0), 7});

@@ -1,0 +1,187 @@
+// strata::add on HiSparse against the host reference (algorithms/reference/coo_add.hpp):
+// every matrix of hisparse_cases() (block edges, rectangular, empty, dimension 2^33 and 2^40,
+// a full row and column) plus a partner that overlaps half its entries, cancels some exactly
+// and adds new ones, in the four transpose combinations and three conjugating ones, with
+// scale factors; terms carrying their own transpose flag and scale; terms that share
+// sub-trees after local edits; and the errors.
+#include "formats/hisparse/hisparse_test_matrices.hpp"
+
+#include <strata/algorithms/add.hpp>
+#include <strata/algorithms/reference/coo_add.hpp>
+#include <strata/core/addition_partner.hpp>
+#include <strata/formats/hisparse/hisparse_convert.hpp>
+#include <strata/formats/hisparse/hisparse_edit.hpp>
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <utility>
+
+namespace strata {
+namespace {
+
+using ExecSpace = Kokkos::DefaultExecutionSpace;
+using Device = Kokkos::Device<ExecSpace, ExecSpace::memory_space>;
+
+template <class Value>
+void expect_matches_reference(const HiSparseMatrix<Value, Device>& C, const reference::AddReference<Value>& ref) {
+  const auto acc = reference::check_add(to_host_coo(C), ref);
+  EXPECT_TRUE(acc.structure_error.empty()) << acc.structure_error;
+  EXPECT_LE(acc.max_scaled_error, 1.0) << "worst entry " << acc.worst_entry << " (row-major)";
+  EXPECT_EQ(C.nnz(), static_cast<index_type>(ref.values.size()));
+  EXPECT_EQ(C.num_rows(), ref.num_rows);
+  EXPECT_EQ(C.num_cols(), ref.num_cols);
+}
+
+struct ModePair {
+  const char* a;
+  const char* b;
+};
+// The four transpose combinations, and conjugation on either side (C = N and H = T for real values).
+constexpr ModePair mode_pairs[] = {{"N", "N"}, {"T", "N"}, {"N", "T"}, {"T", "T"}, {"C", "H"}, {"H", "N"}, {"N", "C"}};
+
+template <class Value>
+class HiSparseAdd : public ::testing::Test {};
+TYPED_TEST_SUITE(HiSparseAdd, test::HiSparseValueTypes);
+
+TYPED_TEST(HiSparseAdd, EveryTransposeCombinationMatchesHostReference) {
+  using Value = TypeParam;
+  const Value alpha = value_from<Value>(2.0, 0.0);
+  const Value beta = value_from<Value>(-0.5, 0.0);  // cancels the partner's 4 m(i, j) exactly
+  const Value alpha_c = value_from<Value>(1.25, -0.5);
+  for (const auto& c : test::hisparse_cases()) {
+    SCOPED_TRACE(c.name);
+    const auto a = test::convert_coo<Value>(c.coo);
+    const auto p = overlapping_partner(a);
+    const auto A = to_hisparse<Device>(a, c.log2_block);
+    for (const ModePair& m : mode_pairs) {
+      SCOPED_TRACE(std::string("op(A) = ") + m.a + ", op(B) = " + m.b);
+      const SpmvMode ma = parse_spmv_mode(m.a), mb = parse_spmv_mode(m.b);
+      // B is stored so that op(B) has op(A)'s shape and overlaps it where the partner overlaps A.
+      const auto b = is_transposed(ma) == is_transposed(mb) ? p : transposed(p);
+      const auto B = to_hisparse<Device>(b, c.log2_block);
+      const Value scale_a = is_conjugated(ma) || is_conjugated(mb) ? alpha_c : alpha;
+      const auto C = add(ExecSpace(), m.a, scale_a, A, m.b, beta, B);
+      EXPECT_EQ(C.log2_block(), A.log2_block());
+      expect_matches_reference(C, reference::coo_add(ma, scale_a, a, mb, beta, b));
+    }
+  }
+}
+
+TYPED_TEST(HiSparseAdd, TermsKeepTheirOwnTransposeAndScale) {
+  using Value = TypeParam;
+  const Value s = value_from<Value>(-3.0, 1.0), alpha = value_from<Value>(0.5, 0.25), beta = value_from<Value>(2.0, 0.0);
+  for (const auto& c : test::hisparse_cases()) {
+    SCOPED_TRACE(c.name);
+    const auto a = test::convert_coo<Value>(c.coo);
+    const auto p = overlapping_partner(a);
+    auto A = to_hisparse<Device>(a, c.log2_block);
+    A.transpose();
+    A.scale(s);  // A now stands for s a^T
+    auto B = to_hisparse<Device>(transposed(p), c.log2_block);
+    B.scale(beta);  // B stands for beta p^T
+    for (const ModePair& m : mode_pairs) {
+      SCOPED_TRACE(std::string("op(A) = ") + m.a + ", op(B) = " + m.b);
+      const SpmvMode ma = parse_spmv_mode(m.a), mb = parse_spmv_mode(m.b);
+      if (is_transposed(ma) != is_transposed(mb)) continue;  // shapes differ; the mixed pairs ran above
+      const auto C = add(m.a, alpha, A, m.b, value_from<Value>(1.0, 0.0), B);
+      EXPECT_FALSE(C.transposed());
+      expect_matches_reference(C, reference::coo_add(ma, alpha, to_host_coo(A), mb, value_from<Value>(1.0, 0.0),
+                                                     to_host_coo(B)));
+    }
+  }
+}
+
+TYPED_TEST(HiSparseAdd, TermsSharingSubtreesAfterEdits) {
+  using Value = TypeParam;
+  for (const auto& c : test::hisparse_cases()) {
+    if (c.coo.nnz() < 2) continue;
+    SCOPED_TRACE(c.name);
+    const auto a = test::convert_coo<Value>(c.coo);
+    const auto A = to_hisparse<Device>(a, c.log2_block);
+    // E: A with a few entries removed and overwritten, sharing every untouched sub-tree with A.
+    HiSparseEdits<Value> edits;
+    edits.insert = HostCoo<Value>(a.num_rows, a.num_cols);
+    for (index_type k = 0; k < a.nnz(); k += 13) edits.remove.push_back({a.rows[k], a.cols[k]});
+    for (index_type k = 6; k < a.nnz(); k += 13) edits.insert.push_back(a.rows[k], a.cols[k], value_from<Value>(9.0, 1.0));
+    const auto E = hisparse_edit(A, edits);
+    ASSERT_EQ(E.storage(), A.storage());
+    const auto e = to_host_coo(E);
+    const Value one = value_from<Value>(1.0, 0.0), minus_one = value_from<Value>(-1.0, 0.0);
+    // E - A: zeros everywhere but the edits, kept as stored zeros.
+    expect_matches_reference(add("N", one, E, "N", minus_one, A), reference::coo_add(SpmvMode::normal, one, e,
+                                                                                    SpmvMode::normal, minus_one, a));
+    expect_matches_reference(add("T", one, A, "T", one, E), reference::coo_add(SpmvMode::transpose, one, a,
+                                                                              SpmvMode::transpose, one, e));
+    if (a.num_rows == a.num_cols) {
+      expect_matches_reference(add("N", one, A, "T", one, E), reference::coo_add(SpmvMode::normal, one, a,
+                                                                                SpmvMode::transpose, one, e));
+    }
+  }
+}
+
+TEST(HiSparseAddResults, AreDeterministicAndLeaveTheTermsUnchanged) {
+  const auto a = to_coo(gen::rmat({12, 8, 0.57, 0.19, 0.19, 3}));
+  const auto p = overlapping_partner(a);
+  const auto A = to_hisparse<Device>(a);
+  const auto B = to_hisparse<Device>(transposed(p));
+  const auto words_a = pool_words_on_host(A), words_b = pool_words_on_host(B);
+  const auto C1 = add("N", 0.3, A, "T", 1.7, B);
+  const auto C2 = add("N", 0.3, A, "T", 1.7, B);
+  EXPECT_EQ(C1.root(), C2.root());
+  EXPECT_TRUE(pool_words_on_host(C1) == pool_words_on_host(C2));
+  EXPECT_TRUE(pool_words_on_host(A) == words_a);
+  EXPECT_TRUE(pool_words_on_host(B) == words_b);
+}
+
+TEST(HiSparseAddErrors, NameTheShapesAndTheMode) {
+  const auto A = to_hisparse<Device>(to_coo(gen::uniform_random(30, 50, 4, 1)));
+  const auto B = to_hisparse<Device>(to_coo(gen::uniform_random(30, 50, 4, 2)));
+  try {
+    add("N", 1.0, A, "T", 1.0, B);
+    FAIL() << "mismatched shapes were accepted";
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("30 x 50"), std::string::npos) << what;
+    EXPECT_NE(what.find("50 x 30"), std::string::npos) << what;
+  }
+  try {
+    add("N", 1.0, A, "X", 1.0, B);
+    FAIL() << "mode X was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("mode of B"), std::string::npos) << e.what();
+  }
+  EXPECT_NO_THROW(add("T", 1.0, A, "T", 1.0, B));
+}
+
+TEST(HiSparseConversionDuplicates, SumPolicyAddsEntriesAtEqualCoordinates) {
+  // 3 copies of every entry of a matrix crossing several leaves, in scrambled order.
+  const auto base = to_coo(gen::uniform_random(300, 400, 6, 11));
+  HostCoo<double> tripled(base.num_rows, base.num_cols);
+  for (int copy = 0; copy < 3; ++copy) {
+    for (index_type k = base.nnz(); k-- > 0;) tripled.push_back(base.rows[k], base.cols[k], base.values[k] * (1 + copy));
+  }
+  Kokkos::View<index_type*, Device> rows("rows", tripled.nnz()), cols("cols", tripled.nnz());
+  Kokkos::View<double*, Device> vals("vals", tripled.nnz());
+  Kokkos::deep_copy(rows, Kokkos::View<index_type*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+                              tripled.rows.data(), tripled.rows.size()));
+  Kokkos::deep_copy(cols, Kokkos::View<index_type*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+                              tripled.cols.data(), tripled.cols.size()));
+  Kokkos::deep_copy(vals, Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+                              tripled.values.data(), tripled.values.size()));
+  EXPECT_THROW((hisparse::Impl::FromCoo<double, Device>::convert(rows, cols, vals, 300, 400, 4)), Error);
+  const auto S = hisparse::Impl::FromCoo<double, Device>::convert(rows, cols, vals, 300, 400, 4,
+                                                                  hisparse::Duplicates::sum);
+  auto got = to_host_coo(S);
+  got.sort_and_combine();
+  auto want = base;
+  want.sort_and_combine();
+  for (auto& v : want.values) v = v + 2 * v + 3 * v;  // the order the conversion adds them in
+  EXPECT_EQ(S.nnz(), base.nnz());
+  EXPECT_EQ(got.rows, want.rows);
+  EXPECT_EQ(got.cols, want.cols);
+  EXPECT_TRUE(got.values == want.values);
+}
+
+}  // namespace
+}  // namespace strata
