@@ -531,11 +531,7 @@ int main(int argc, char** argv) {
       }
     }
   }
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
-  record_context();
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
+  const int status = run_registered_benchmarks(argc, argv);
   release_workload();
-  return 0;
+  return status;
 }

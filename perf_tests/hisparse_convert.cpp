@@ -17,6 +17,7 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <type_traits>
 
 namespace strata::bench {
 namespace {
@@ -77,17 +78,10 @@ void benchmark_operation(benchmark::State& state, const std::string& source, con
   try {
     const LoadedMatrix& m = current_matrix(source);
     const std::string key = source + "/" + precision;
-    if (m.is_complex) {
-      if (precision == "double") {
-        run<Kokkos::complex<double>>(state, m.complex, key, operation);
-      } else {
-        run<Kokkos::complex<float>>(state, convert_values<Kokkos::complex<float>>(m.complex, bench_float_conversion), key, operation);
-      }
-    } else if (precision == "double") {
-      run<double>(state, m.real, key, operation);
-    } else {
-      run<float>(state, convert_values<float>(m.real, bench_float_conversion), key, operation);
-    }
+    with_bench_value_type(m, precision, [&](const auto& host) {
+      using Value = typename std::decay_t<decltype(host)>::value_type;
+      run<Value>(state, host, key, operation);
+    });
   } catch (const std::exception& e) {
     state.SkipWithError(e.what());
   }
@@ -149,10 +143,5 @@ int main(int argc, char** argv) {
       }
     }
   }
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
-  record_context();
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
+  return run_registered_benchmarks(argc, argv);
 }

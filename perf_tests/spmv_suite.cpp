@@ -18,10 +18,11 @@
 
 #include <algorithm>
 #include <cstring>
-#include <numeric>
-#include <vector>
 #include <iostream>
+#include <numeric>
 #include <sstream>
+#include <type_traits>
+#include <vector>
 
 namespace strata::bench {
 namespace {
@@ -82,18 +83,10 @@ void benchmark_spmv(benchmark::State& state, const std::string& source, const st
                     const SpmvKernel& kernel, SpmvMode mode, int vectors) {
   try {
     const LoadedMatrix& m = current_matrix(source);
-    if (m.is_complex) {
-      if (precision == "double") {
-        run_spmv<Kokkos::complex<double>>(state, m.complex, kernel, mode, vectors);
-      } else {
-        run_spmv<Kokkos::complex<float>>(state, convert_values<Kokkos::complex<float>>(m.complex, bench_float_conversion), kernel, mode,
-                                         vectors);
-      }
-    } else if (precision == "double") {
-      run_spmv<double>(state, m.real, kernel, mode, vectors);
-    } else {
-      run_spmv<float>(state, convert_values<float>(m.real, bench_float_conversion), kernel, mode, vectors);
-    }
+    with_bench_value_type(m, precision, [&](const auto& host) {
+      using Value = typename std::decay_t<decltype(host)>::value_type;
+      run_spmv<Value>(state, host, kernel, mode, vectors);
+    });
   } catch (const std::exception& e) {
     state.SkipWithError(e.what());
   }
@@ -181,10 +174,5 @@ int main(int argc, char** argv) {
       }
     }
   }
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
-  record_context();
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  return 0;
+  return run_registered_benchmarks(argc, argv);
 }
