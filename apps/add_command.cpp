@@ -78,12 +78,7 @@ Outcome add_matrices(const HostCsr<Value>& a_csr, const HostCsr<Value>& b_csr, S
   o.bytes_c = static_cast<std::size_t>(C.pool_bytes());
   const auto acc = reference::check_add(to_host_coo(C), reference::coo_add(ma, va, a, mb, vb, b));
   o.verified = acc.passed;
-  if (!acc.structure_error.empty()) {
-    o.failure = acc.structure_error;
-  } else if (!acc.passed) {
-    o.failure = "entry " + std::to_string(acc.worst_entry) + " (row-major) is off by " +
-                std::to_string(acc.max_scaled_error) + " times the error bound";
-  }
+  o.failure = acc.describe();
   if (o.verified) {
     o.timing = measure::time_between_fences(space, 0, reps, [&] { (void)add(space, to_string(ma), va, A, to_string(mb), vb, B); });
   }

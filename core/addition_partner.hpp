@@ -35,14 +35,4 @@ HostCoo<Value> overlapping_partner(const HostCoo<Value>& m) {
   return p;
 }
 
-// m^T: the same entries with rows and columns swapped.
-template <class Value>
-HostCoo<Value> transposed(const HostCoo<Value>& m) {
-  HostCoo<Value> t(m.num_cols, m.num_rows);
-  t.rows = m.cols;
-  t.cols = m.rows;
-  t.values = m.values;
-  return t;
-}
-
 }  // namespace strata

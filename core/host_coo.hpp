@@ -93,4 +93,14 @@ struct HostCoo {
   }
 };
 
+// m^T: the same entries with rows and columns swapped.
+template <class Value>
+HostCoo<Value> transposed(const HostCoo<Value>& m) {
+  HostCoo<Value> t(m.num_cols, m.num_rows);
+  t.rows = m.cols;
+  t.cols = m.rows;
+  t.values = m.values;
+  return t;
+}
+
 }  // namespace strata

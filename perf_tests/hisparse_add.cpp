@@ -38,11 +38,7 @@ template <class Value>
 bool passes(benchmark::State& state, const HostCoo<Value>& C, const reference::AddReference<Value>& ref) {
   const auto acc = reference::check_add(C, ref);
   if (!acc.passed) {
-    const std::string why = acc.structure_error.empty()
-                                ? "entry " + std::to_string(acc.worst_entry) + " off by " +
-                                      std::to_string(acc.max_scaled_error) + " times the bound"
-                                : acc.structure_error;
-    state.SkipWithError(("result differs from the host reference: " + why).c_str());
+    state.SkipWithError(("result differs from the host reference: " + acc.describe()).c_str());
   }
   return acc.passed;
 }

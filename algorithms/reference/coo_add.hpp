@@ -87,6 +87,14 @@ struct AddAccuracy {
   std::string structure_error;    // empty when the coordinates are those of the reference
   double max_scaled_error = 0.0;  // max over entries of |c - ref| / allowed; <= 1 passes
   index_type worst_entry = -1;    // in the reference's row-major order
+
+  // One line saying what failed, for reports; empty when the check passed.
+  std::string describe() const {
+    if (!structure_error.empty()) return structure_error;
+    if (passed) return "";
+    return "entry " + std::to_string(worst_entry) + " (row-major) is off by " + std::to_string(max_scaled_error) +
+           " times the rounding bound";
+  }
 };
 
 // The coordinates must be exactly the reference's (no entry missing, added or

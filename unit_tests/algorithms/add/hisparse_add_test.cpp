@@ -4,6 +4,7 @@
 // and adds new ones, in the four transpose combinations and three conjugating ones, with
 // scale factors; terms carrying their own transpose flag and scale; terms that share
 // sub-trees after local edits; and the errors.
+#include "algorithms/add/add_check.hpp"
 #include "formats/hisparse/hisparse_test_matrices.hpp"
 
 #include <strata/algorithms/add.hpp>
@@ -22,16 +23,6 @@ namespace {
 
 using ExecSpace = Kokkos::DefaultExecutionSpace;
 using Device = Kokkos::Device<ExecSpace, ExecSpace::memory_space>;
-
-template <class Value>
-void expect_matches_reference(const HiSparseMatrix<Value, Device>& C, const reference::AddReference<Value>& ref) {
-  const auto acc = reference::check_add(to_host_coo(C), ref);
-  EXPECT_TRUE(acc.structure_error.empty()) << acc.structure_error;
-  EXPECT_LE(acc.max_scaled_error, 1.0) << "worst entry " << acc.worst_entry << " (row-major)";
-  EXPECT_EQ(C.nnz(), static_cast<index_type>(ref.values.size()));
-  EXPECT_EQ(C.num_rows(), ref.num_rows);
-  EXPECT_EQ(C.num_cols(), ref.num_cols);
-}
 
 struct ModePair {
   const char* a;
@@ -63,7 +54,7 @@ TYPED_TEST(HiSparseAdd, EveryTransposeCombinationMatchesHostReference) {
       const Value scale_a = is_conjugated(ma) || is_conjugated(mb) ? alpha_c : alpha;
       const auto C = add(ExecSpace(), m.a, scale_a, A, m.b, beta, B);
       EXPECT_EQ(C.log2_block(), A.log2_block());
-      expect_matches_reference(C, reference::coo_add(ma, scale_a, a, mb, beta, b));
+      test::expect_add_matches_reference(C, reference::coo_add(ma, scale_a, a, mb, beta, b));
     }
   }
 }
@@ -86,7 +77,7 @@ TYPED_TEST(HiSparseAdd, TermsKeepTheirOwnTransposeAndScale) {
       if (is_transposed(ma) != is_transposed(mb)) continue;  // shapes differ; the mixed pairs ran above
       const auto C = add(m.a, alpha, A, m.b, value_from<Value>(1.0, 0.0), B);
       EXPECT_FALSE(C.transposed());
-      expect_matches_reference(C, reference::coo_add(ma, alpha, to_host_coo(A), mb, value_from<Value>(1.0, 0.0),
+      test::expect_add_matches_reference(C, reference::coo_add(ma, alpha, to_host_coo(A), mb, value_from<Value>(1.0, 0.0),
                                                      to_host_coo(B)));
     }
   }
@@ -109,12 +100,12 @@ TYPED_TEST(HiSparseAdd, TermsSharingSubtreesAfterEdits) {
     const auto e = to_host_coo(E);
     const Value one = value_from<Value>(1.0, 0.0), minus_one = value_from<Value>(-1.0, 0.0);
     // E - A: zeros everywhere but the edits, kept as stored zeros.
-    expect_matches_reference(add("N", one, E, "N", minus_one, A), reference::coo_add(SpmvMode::normal, one, e,
+    test::expect_add_matches_reference(add("N", one, E, "N", minus_one, A), reference::coo_add(SpmvMode::normal, one, e,
                                                                                     SpmvMode::normal, minus_one, a));
-    expect_matches_reference(add("T", one, A, "T", one, E), reference::coo_add(SpmvMode::transpose, one, a,
+    test::expect_add_matches_reference(add("T", one, A, "T", one, E), reference::coo_add(SpmvMode::transpose, one, a,
                                                                               SpmvMode::transpose, one, e));
     if (a.num_rows == a.num_cols) {
-      expect_matches_reference(add("N", one, A, "T", one, E), reference::coo_add(SpmvMode::normal, one, a,
+      test::expect_add_matches_reference(add("N", one, A, "T", one, E), reference::coo_add(SpmvMode::normal, one, a,
                                                                                 SpmvMode::transpose, one, e));
     }
   }

@@ -2,11 +2,11 @@
 // device, the pool byte for byte the host encoder's, the simple SpMV and SpMV^T,
 // and A + B in every transpose combination the shape allows (B: A after local
 // edits, sharing A's untouched sub-trees) against the host references.
+#include "algorithms/add/add_check.hpp"
 #include "spmv_check.hpp"
 #include "test_environment.hpp"
 
 #include <strata/algorithms/add.hpp>
-#include <strata/algorithms/reference/coo_add.hpp>
 #include <strata/algorithms/spmv/hisparse.hpp>
 #include <strata/core/matrix_source.hpp>
 #include <strata/formats/hisparse/hisparse_convert.hpp>
@@ -63,11 +63,9 @@ void check_matrix(const HostCsr<Value>& csr) {
     for (const char* mb : {"N", "T"}) {
       if (std::string(ma) != mb && coo.num_rows != coo.num_cols) continue;
       SCOPED_TRACE(std::string("A + B, op(A) = ") + ma + ", op(B) = " + mb);
-      const auto C = add(ma, alpha, A, mb, scale_b, E);
-      const auto acc = reference::check_add(
-          to_host_coo(C), reference::coo_add(parse_spmv_mode(ma), alpha, coo, parse_spmv_mode(mb), scale_b, e));
-      EXPECT_TRUE(acc.structure_error.empty()) << acc.structure_error;
-      EXPECT_LE(acc.max_scaled_error, 1.0) << "worst entry " << acc.worst_entry;
+      test::expect_add_matches_reference(
+          add(ma, alpha, A, mb, scale_b, E),
+          reference::coo_add(parse_spmv_mode(ma), alpha, coo, parse_spmv_mode(mb), scale_b, e));
     }
   }
 }
