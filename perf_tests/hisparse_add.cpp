@@ -1,6 +1,7 @@
 // C = alpha op(A) + beta op(B) in the four transpose combinations: strata::add on
-// HiSparse against Kokkos Kernels' spadd on CSR (op = T through Kokkos Kernels'
-// explicit transpose, timed as part of the addition), in the same run. B is
+// HiSparse against Kokkos Kernels' spadd and, in CUDA builds with cuSPARSE,
+// cuSPARSE's csrgeam2 on CSR (op = T through each library's explicit transpose,
+// timed as part of the addition), in the same run. B is
 // overlapping_partner(A) (core/addition_partner.hpp), stored transposed where
 // the modes differ so that op(B) has op(A)'s shape. Each result is checked once
 // against the host reference (every coordinate of the union, every value
@@ -11,6 +12,7 @@
 
 #include <strata/algorithms/add.hpp>
 #include <strata/algorithms/baseline/csr_add.hpp>
+#include <strata/algorithms/baseline/cusparse_add.hpp>
 #include <strata/algorithms/reference/coo_add.hpp>
 #include <strata/core/addition_partner.hpp>
 #include <strata/core/matrix_source.hpp>
@@ -28,10 +30,17 @@ namespace {
 using ExecSpace = Kokkos::DefaultExecutionSpace;
 using Device = Kokkos::Device<ExecSpace, ExecSpace::memory_space>;
 
-// Seconds of the Kokkos Kernels addition per (matrix, precision, modes), for the ratio of strata::add to it.
-std::map<std::string, double>& kk_seconds() {
+constexpr bool with_cusparse = baseline::cusparse_add_available<ExecSpace>::value;
+
+// Seconds of each baseline per (operation, matrix, precision, modes), for the ratios of strata::add to them.
+std::map<std::string, double>& baseline_seconds() {
   static std::map<std::string, double> seconds;
   return seconds;
+}
+
+void set_speedup(benchmark::State& state, const std::string& baseline, const std::string& key, double seconds) {
+  const auto b = baseline_seconds().find(baseline + "/" + key);
+  if (b != baseline_seconds().end()) state.counters["speedup_vs_" + baseline] = b->second / seconds;
 }
 
 template <class Value>
@@ -78,14 +87,25 @@ void run(benchmark::State& state, const HostCsr<Value>& host, const std::string&
   state.counters["nnz_a"] = static_cast<double>(a.nnz());
   state.counters["nnz_b"] = static_cast<double>(b.nnz());
   state.counters["nnz_c"] = static_cast<double>(ref.values.size());
-  if (operation == "kk_spadd") {
+  if (operation == "kk_spadd" || operation == "cusparse_geam") {
     using csr_type = DeviceCsr<Value, Device>;
-    auto b_csr = to_csr(b);
     const auto A = to_kokkos_crs<csr_type>(host, "strata::bench_a");
-    const auto B = to_kokkos_crs<csr_type>(b_csr, "strata::bench_b");
-    if (!passes(state, to_coo(from_kokkos_crs(baseline::kk_add(ma, alpha, A, mb, beta, B))), ref)) return;
-    kk_seconds()[key] = time_between_fences(state, [&] { (void)baseline::kk_add(ma, alpha, A, mb, beta, B); });
-    return;
+    const auto B = to_kokkos_crs<csr_type>(to_csr(b), "strata::bench_b");
+    if (operation == "kk_spadd") {
+      if (!passes(state, to_coo(from_kokkos_crs(baseline::kk_add(ma, alpha, A, mb, beta, B))), ref)) return;
+      baseline_seconds()[operation + "/" + key] =
+          time_between_fences(state, [&] { (void)baseline::kk_add(ma, alpha, A, mb, beta, B); });
+      return;
+    }
+    if constexpr (with_cusparse) {
+      // One handle for every addition, as a code adding repeatedly keeps it.
+      baseline::CusparseAdd<Value, ExecSpace> cusparse;
+      ExecSpace space;
+      if (!passes(state, to_coo(from_kokkos_crs(cusparse.add(space, ma, alpha, A, mb, beta, B))), ref)) return;
+      baseline_seconds()[operation + "/" + key] =
+          time_between_fences(state, [&] { (void)cusparse.add(space, ma, alpha, A, mb, beta, B); });
+      return;
+    }
   }
   if (operation == "hisparse_add") {
     const auto A = to_hisparse<Device>(a);
@@ -93,8 +113,8 @@ void run(benchmark::State& state, const HostCsr<Value>& host, const std::string&
     ExecSpace space;
     if (!passes(state, to_host_coo(add(space, to_string(ma), alpha, A, to_string(mb), beta, B)), ref)) return;
     const double s = time_between_fences(state, [&] { (void)add(space, to_string(ma), alpha, A, to_string(mb), beta, B); });
-    const auto kk = kk_seconds().find(key);
-    if (kk != kk_seconds().end()) state.counters["speedup_vs_kk_spadd"] = kk->second / s;
+    set_speedup(state, "kk_spadd", key, s);
+    set_speedup(state, "cusparse_geam", key, s);
     return;
   }
   state.SkipWithError(("unknown operation " + operation).c_str());
@@ -122,8 +142,9 @@ int main(int argc, char** argv) {
   using namespace strata::bench;
   Kokkos::ScopeGuard kokkos(argc, argv);
   const char* notes =
-      "Each (matrix, precision, modes) runs kk_spadd, then hisparse_add, whose speedup_vs_kk_spadd counter is the\n"
-      "ratio of the two. Modes NN, TN, NT, TT: op(A), op(B). Additions repeat --reps / 10 times (at least 1).\n";
+      "Each (matrix, precision, modes) runs kk_spadd, cusparse_geam (CUDA builds with cuSPARSE), then hisparse_add,\n"
+      "whose speedup_vs_kk_spadd and speedup_vs_cusparse_geam counters are the ratios of the times. Modes NN, TN,\n"
+      "NT, TT: op(A), op(B). Additions repeat --reps / 10 times (at least 1).\n";
   if (print_help_if_asked(argc, argv, notes)) return 0;
   constexpr bool host_device =
       Kokkos::SpaceAccessibility<Kokkos::HostSpace, Kokkos::DefaultExecutionSpace::memory_space>::accessible;
@@ -138,10 +159,13 @@ int main(int argc, char** argv) {
     return 2;
   }
   const int reps = std::max(1, selection.repetitions / 10);
+  std::vector<std::string> operations{"kk_spadd"};
+  if (with_cusparse) operations.push_back("cusparse_geam");
+  operations.push_back("hisparse_add");
   for (const auto& source : selection.sources) {
     for (const auto& precision : selection.precisions) {
       for (const std::string modes : {"NN", "TN", "NT", "TT"}) {
-        for (const std::string operation : {"kk_spadd", "hisparse_add"}) {
+        for (const std::string& operation : operations) {
           const std::string name = operation + "/" + modes + "/" + precision + "/" + strata::matrix_name(source);
           benchmark::RegisterBenchmark(name.c_str(), benchmark_operation, source, precision, modes, operation)
               ->UseManualTime()

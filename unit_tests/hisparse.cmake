@@ -3,6 +3,7 @@ strata_add_unit_test(strata_hisparse_tests
   formats/hisparse/hisparse_conversion_test.cpp
   formats/hisparse/hisparse_edit_test.cpp
   algorithms/add/hisparse_add_test.cpp
+  algorithms/add/add_baselines_test.cpp
 )
 
 # The real-matrix round trips read STRATA_MATRIX_DIR, as strata_real_matrix_tests does.
