@@ -3,7 +3,7 @@
 # Kokkos 3.4 + Kokkos Kernels (Trilinos packaging, Serial backend), GoogleTest,
 # Google Benchmark, zlib, CMake, a compiler and ccache. Safe to run again.
 set -euo pipefail
-packages=(cmake make g++ git pkg-config ccache zlib1g-dev libgtest-dev libbenchmark-dev
+packages=(cmake make ninja-build g++ git pkg-config ccache zlib1g-dev libgtest-dev libbenchmark-dev
           libtrilinos-kokkos-dev libtrilinos-kokkos-kernels-dev)
 missing=()
 for p in "${packages[@]}"; do

@@ -22,6 +22,11 @@ done
 build="${build:-$root/build-cuda}"
 dest="${dest:-$root/.carry/gpu}"
 [ -f "$build/CMakeCache.txt" ] || { echo "stage_gpu_carry: $build is not a build tree (run scripts/build_cuda.sh)" >&2; exit 1; }
+if grep -q '^STRATA_TEST_VALUE_TYPES:STRING=reduced' "$build/CMakeCache.txt"; then
+  echo "stage_gpu_carry: $build compiles the typed tests for two value types only (STRATA_TEST_VALUE_TYPES=reduced," \
+       "as CI's cuda stage does); the GPU check runs all four: reconfigure with -DSTRATA_TEST_VALUE_TYPES=all" >&2
+  exit 1
+fi
 grep -q '^CMAKE_CXX_COMPILER:.*nvcc_wrapper' "$build/CMakeCache.txt" ||
   echo "stage_gpu_carry: warning: $build was not built with nvcc_wrapper (not a CUDA build?)" >&2
 

@@ -1,3 +1,4 @@
+#include "test_value_types.hpp"
 #include "formats/dcsr/dcsr_test_support.hpp"
 #include "spmv_check.hpp"
 
@@ -15,7 +16,7 @@ using test::DcsrExec;
 
 template <class Value>
 class DcsrUpdateBaselines : public ::testing::Test {};
-using ValueTypes = ::testing::Types<float, double, Kokkos::complex<float>, Kokkos::complex<double>>;
+using ValueTypes = test::ValueTypes;
 TYPED_TEST_SUITE(DcsrUpdateBaselines, ValueTypes);
 
 TYPED_TEST(DcsrUpdateBaselines, CsrRebuildSumsTheBatchIn) {

@@ -1,3 +1,4 @@
+#include "test_value_types.hpp"
 #include <strata/core/atomic_add.hpp>
 #include <strata/core/value_traits.hpp>
 
@@ -19,7 +20,7 @@ void add_concurrently(const Kokkos::View<Value*, ExecSpace::memory_space>& sums,
 
 template <class Value>
 class AtomicAdd : public ::testing::Test {};
-using ValueTypes = ::testing::Types<float, double, Kokkos::complex<float>, Kokkos::complex<double>>;
+using ValueTypes = test::ValueTypes;
 TYPED_TEST_SUITE(AtomicAdd, ValueTypes);
 
 // Many threads add small integers (exact in every type) into few targets.

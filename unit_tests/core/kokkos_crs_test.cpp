@@ -1,3 +1,4 @@
+#include "test_value_types.hpp"
 #include <strata/core/generators.hpp>
 #include <strata/core/kokkos_crs.hpp>
 
@@ -21,7 +22,7 @@ HostCsr<Value> sample_matrix() {
 
 template <class Value>
 class KokkosCrsRoundTrip : public ::testing::Test {};
-using ValueTypes = ::testing::Types<float, double, Kokkos::complex<float>, Kokkos::complex<double>>;
+using ValueTypes = test::ValueTypes;
 TYPED_TEST_SUITE(KokkosCrsRoundTrip, ValueTypes);
 
 TYPED_TEST(KokkosCrsRoundTrip, DefaultMemorySpaceIsExact) {

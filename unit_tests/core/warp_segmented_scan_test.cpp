@@ -1,3 +1,4 @@
+#include "test_value_types.hpp"
 #include <strata/core/value_traits.hpp>
 #include <strata/core/warp_segmented_scan.hpp>
 
@@ -93,7 +94,7 @@ void expect_scan_matches(const std::string& layout, const std::vector<int>& segm
 
 template <class Value>
 class WarpSegmentedScan : public ::testing::Test {};
-using ValueTypes = ::testing::Types<float, double, Kokkos::complex<float>, Kokkos::complex<double>>;
+using ValueTypes = test::ValueTypes;
 TYPED_TEST_SUITE(WarpSegmentedScan, ValueTypes);
 
 TYPED_TEST(WarpSegmentedScan, OneSegmentOfAWarp) { expect_scan_matches<TypeParam>("one segment", {32}); }

@@ -4,6 +4,7 @@
 // blocks, one long row, bands), CSR -> format -> CSR on the device for COO,
 // DCSR (random k, mu, slack) and HiSparse (random block size), each compared
 // exactly with the host CSR. A failure names its seed, which reproduces it alone.
+#include "test_value_types.hpp"
 #include <strata/core/host_coo.hpp>
 #include <strata/core/host_csr.hpp>
 #include <strata/core/kokkos_crs.hpp>
@@ -77,7 +78,7 @@ void expect_same_csr(const HostCsr<Value>& got, const HostCsr<Value>& want, cons
 
 template <class Value>
 class FormatConversionProperties : public ::testing::Test {};
-using PropertyValueTypes = ::testing::Types<double, Kokkos::complex<float>>;
+using PropertyValueTypes = test::PropertyValueTypes;
 TYPED_TEST_SUITE(FormatConversionProperties, PropertyValueTypes);
 
 TYPED_TEST(FormatConversionProperties, EveryFormatGivesTheMatrixBack) {

@@ -25,7 +25,7 @@ using Device = Kokkos::Device<ExecSpace, ExecSpace::memory_space>;
 
 template <class Value>
 class AddBaselines : public ::testing::Test {};
-TYPED_TEST_SUITE(AddBaselines, test::HiSparseValueTypes);
+TYPED_TEST_SUITE(AddBaselines, test::ValueTypes);
 
 template <class Value, class CrsMatrix>
 void expect_sum_matches(const CrsMatrix& C, const reference::AddReference<Value>& ref) {

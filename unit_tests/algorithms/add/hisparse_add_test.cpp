@@ -33,7 +33,7 @@ constexpr ModePair mode_pairs[] = {{"N", "N"}, {"T", "N"}, {"N", "T"}, {"T", "T"
 
 template <class Value>
 class HiSparseAdd : public ::testing::Test {};
-TYPED_TEST_SUITE(HiSparseAdd, test::HiSparseValueTypes);
+TYPED_TEST_SUITE(HiSparseAdd, test::ValueTypes);
 
 TYPED_TEST(HiSparseAdd, EveryTransposeCombinationMatchesHostReference) {
   using Value = TypeParam;

@@ -12,7 +12,7 @@ using Device = Kokkos::Device<ExecSpace, ExecSpace::memory_space>;
 
 template <class Value>
 class HiSparseSpmvTest : public ::testing::Test {};
-TYPED_TEST_SUITE(HiSparseSpmvTest, test::HiSparseValueTypes);
+TYPED_TEST_SUITE(HiSparseSpmvTest, test::ValueTypes);
 
 const SpmvAlgorithm algorithms[] = {SpmvAlgorithm::leaf_teams, SpmvAlgorithm::scheduled, SpmvAlgorithm::persistent};
 

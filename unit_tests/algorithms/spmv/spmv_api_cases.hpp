@@ -4,6 +4,7 @@
 // and LayoutRight) x alpha/beta (beta = 0 over NaN included) on generators with
 // empty rows, one huge row, rectangular shapes, and sizes on warp (32) and tile
 // (128) edges, against the sequential host reference.
+#include "test_value_types.hpp"
 #include "algorithms/spmv_baseline_cases.hpp"
 
 #include <strata/strata.hpp>
@@ -16,7 +17,6 @@
 
 namespace strata::test {
 
-using ValueTypes = ::testing::Types<float, double, Kokkos::complex<float>, Kokkos::complex<double>>;
 
 inline std::vector<std::pair<std::string, HostCsr<double>>> api_test_matrices() {
   auto m = test_matrices();

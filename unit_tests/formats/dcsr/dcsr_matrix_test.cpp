@@ -1,3 +1,4 @@
+#include "test_value_types.hpp"
 #include "formats/dcsr/dcsr_test_support.hpp"
 
 #include <strata/core/generators.hpp>
@@ -14,7 +15,7 @@ using test::HostRows;
 
 template <class Value>
 class DcsrInsertion : public ::testing::Test {};
-using ValueTypes = ::testing::Types<float, double, Kokkos::complex<float>, Kokkos::complex<double>>;
+using ValueTypes = test::ValueTypes;
 TYPED_TEST_SUITE(DcsrInsertion, ValueTypes);
 
 // Random batches with many repeated coordinates, few segments per row and a

@@ -4,6 +4,7 @@
 // defragmentations, compared after every step with the sequential reference.
 // An insertion the growth limit refuses must leave the matrix as it was.
 // A failure names its seed, which reproduces it alone.
+#include "test_value_types.hpp"
 #include "formats/dcsr/dcsr_test_support.hpp"
 #include "property_support.hpp"
 
@@ -25,7 +26,7 @@ using test::HostRows;
 
 template <class Value>
 class DcsrInsertionProperties : public ::testing::Test {};
-using PropertyValueTypes = ::testing::Types<double, Kokkos::complex<float>>;
+using PropertyValueTypes = test::PropertyValueTypes;
 TYPED_TEST_SUITE(DcsrInsertionProperties, PropertyValueTypes);
 
 using test::uniform;

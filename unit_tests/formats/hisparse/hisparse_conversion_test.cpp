@@ -31,7 +31,7 @@ void expect_same_entries(const HostCoo<Value>& a, const HostCoo<Value>& b) {
 
 template <class Value>
 class HiSparseConversion : public ::testing::Test {};
-TYPED_TEST_SUITE(HiSparseConversion, test::HiSparseValueTypes);
+TYPED_TEST_SUITE(HiSparseConversion, test::ValueTypes);
 
 TYPED_TEST(HiSparseConversion, RoundTripIsExactAndPoolMatchesHostEncoder) {
   using Value = TypeParam;

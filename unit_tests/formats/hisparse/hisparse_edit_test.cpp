@@ -61,7 +61,7 @@ void expect_untouched_shared(const unsigned char* pool, offset_type old_ref, off
 
 template <class Value>
 class HiSparseEdit : public ::testing::Test {};
-TYPED_TEST_SUITE(HiSparseEdit, test::HiSparseValueTypes);
+TYPED_TEST_SUITE(HiSparseEdit, test::ValueTypes);
 
 TYPED_TEST(HiSparseEdit, BatchMatchesHostReferenceAndSharesUntouchedSubtrees) {
   using Value = TypeParam;

@@ -2,6 +2,8 @@
 // The matrices every HiSparse test runs over: generators around the block size
 // and its edges, rectangular and empty shapes, and one-entry matrices of
 // dimension 2^33 (five tree levels with d = 128).
+#include "test_value_types.hpp"
+
 #include <strata/core/generators.hpp>
 #include <strata/core/host_coo.hpp>
 
@@ -12,8 +14,6 @@
 #include <vector>
 
 namespace strata::test {
-
-using HiSparseValueTypes = ::testing::Types<float, double, Kokkos::complex<float>, Kokkos::complex<double>>;
 
 struct HiSparseCase {
   std::string name;
