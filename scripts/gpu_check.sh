@@ -19,7 +19,8 @@
 #   --racecheck-cusparse     instrument cuSPARSE's kernels under racecheck too. By default they are
 #                            excluded (--kernel-name-exclude kns=cusparse): racecheck reports
 #                            write-write hazards on shared memory inside cuSPARSE's csrmv_v3_kernel
-#                            and coomv_kernel, NVIDIA's code (docs/RELIABILITY.md).
+#                            and coomv_kernel, and warp-level WAR warnings inside csrgeam2's
+#                            csrgeam_windowBased_core, NVIDIA's code (docs/RELIABILITY.md).
 #   --property-cases N       seeded cases of each randomized property test under the sanitizers
 #                            (STRATA_PROPERTY_CASES; default 100 of the 1500-5000 the plain run has:
 #                            every launch costs milliseconds under compute-sanitizer)
