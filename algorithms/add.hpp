@@ -31,16 +31,13 @@ Matrix add(const ExecSpace& space, const char mode_a[], const AlphaType& alpha, 
                 "strata::add: alpha and beta must convert to the matrix's value type");
   const SpmvMode ma = parse_spmv_mode(mode_a, "strata::add (mode of A)");
   const SpmvMode mb = parse_spmv_mode(mode_b, "strata::add (mode of B)");
-  const index_type a_rows = is_transposed(ma) ? A.num_cols() : A.num_rows();
-  const index_type a_cols = is_transposed(ma) ? A.num_rows() : A.num_cols();
-  const index_type b_rows = is_transposed(mb) ? B.num_cols() : B.num_rows();
-  const index_type b_cols = is_transposed(mb) ? B.num_rows() : B.num_cols();
-  STRATA_REQUIRE(a_rows == b_rows && a_cols == b_cols,
+  const OpShape a = op_shape(ma, A.num_rows(), A.num_cols()), b = op_shape(mb, B.num_rows(), B.num_cols());
+  STRATA_REQUIRE(a.rows == b.rows && a.cols == b.cols,
                  std::string("strata::add: op(A) (mode ") + to_string(ma) + " of a " + std::to_string(A.num_rows()) +
                      " x " + std::to_string(A.num_cols()) + " " + format::name + " matrix) is " +
-                     std::to_string(a_rows) + " x " + std::to_string(a_cols) + " but op(B) (mode " + to_string(mb) +
+                     std::to_string(a.rows) + " x " + std::to_string(a.cols) + " but op(B) (mode " + to_string(mb) +
                      " of a " + std::to_string(B.num_rows()) + " x " + std::to_string(B.num_cols()) + " matrix) is " +
-                     std::to_string(b_rows) + " x " + std::to_string(b_cols));
+                     std::to_string(b.rows) + " x " + std::to_string(b.cols));
   return format::apply(space, ma, static_cast<value_type>(alpha), A, mb, static_cast<value_type>(beta), B);
 }
 

@@ -1,7 +1,7 @@
 #pragma once
 // strata::add on HiSparseMatrix, first version: each term's entries come out of
-// its tree as device COO (its transpose flag and scale factor honoured), are
-// conjugated and scaled by alpha or beta, concatenated, and converted back to a
+// its tree (its transpose flag and scale factor honoured), conjugated and scaled
+// by alpha or beta, straight into one concatenation, converted back to a
 // HiSparse tree whose leaf level adds the entries at equal coordinates
 // (hisparse::Duplicates::sum). Every transpose combination costs the same:
 // transposing a term only swaps the coordinates it emits. The block size of C
@@ -18,31 +18,12 @@
 
 namespace strata::Impl {
 
-// Writes one term's entries, alpha * op(entry), at `offset` of the concatenation.
-template <class Value, class Device>
-struct AppendAddTerm {
-  Kokkos::View<const index_type*, Device> rows_in, cols_in;
-  Kokkos::View<const Value*, Device> values_in;
-  Kokkos::View<index_type*, Device> rows, cols;
-  Kokkos::View<Value*, Device> values;
-  index_type offset;
-  Value scale;
-  bool conjugated;
-
-  KOKKOS_INLINE_FUNCTION void operator()(const index_type k) const {
-    rows(offset + k) = rows_in(k);
-    cols(offset + k) = cols_in(k);
-    values(offset + k) = scale * (conjugated ? conjugate(values_in(k)) : values_in(k));
-  }
-};
-
 template <class ExecSpace, class Value, class Device>
 struct AddFormat<ExecSpace, HiSparseMatrix<Value, Device>> {
   static constexpr bool available = true;
   static constexpr const char* name = "HiSparse";
   using matrix_type = HiSparseMatrix<Value, Device>;
   using value_type = Value;
-  using policy = Kokkos::RangePolicy<ExecSpace>;
   // The conversion runs on the matrix's execution space (Kokkos::sort takes no instance in Kokkos 3.4).
   static_assert(std::is_same_v<ExecSpace, typename Device::execution_space>,
                 "strata::add: a HiSparseMatrix adds on its own execution space (Device::execution_space)");
@@ -54,20 +35,13 @@ struct AddFormat<ExecSpace, HiSparseMatrix<Value, Device>> {
     matrix_type a = A, b = B;
     if (is_transposed(mode_a)) a.transpose();
     if (is_transposed(mode_b)) b.transpose();
-    const DeviceCoo<Value, Device> ea = to_device_coo(a);
-    const DeviceCoo<Value, Device> eb = to_device_coo(b);
-    const index_type na = static_cast<index_type>(ea.values.extent(0));
-    const index_type nb = static_cast<index_type>(eb.values.extent(0));
+    // Both terms' entries, alpha * op(a) then beta * op(b), in one concatenation.
+    const index_type na = a.nnz(), nb = b.nnz();
     Kokkos::View<index_type*, Device> rows(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::add::rows"), na + nb);
     Kokkos::View<index_type*, Device> cols(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::add::cols"), na + nb);
     Kokkos::View<Value*, Device> values(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::add::values"), na + nb);
-    Kokkos::parallel_for("strata::add::append_a", policy(space, 0, na),
-                         AppendAddTerm<Value, Device>{ea.rows, ea.cols, ea.values, rows, cols, values, 0, alpha,
-                                                      is_conjugated(mode_a)});
-    Kokkos::parallel_for("strata::add::append_b", policy(space, 0, nb),
-                         AppendAddTerm<Value, Device>{eb.rows, eb.cols, eb.values, rows, cols, values, na, beta,
-                                                      is_conjugated(mode_b)});
-    space.fence();
+    write_device_coo(a, rows, cols, values, 0, alpha, is_conjugated(mode_a));
+    write_device_coo(b, rows, cols, values, na, beta, is_conjugated(mode_b));
     return hisparse::Impl::FromCoo<Value, Device>::convert(rows, cols, values, a.num_rows(), a.num_cols(),
                                                            A.log2_block(), hisparse::Duplicates::sum);
   }

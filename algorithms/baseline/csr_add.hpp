@@ -38,11 +38,10 @@ Matrix kk_add(SpmvMode mode_a, const typename Matrix::non_const_value_type& alph
               const typename Matrix::non_const_value_type& beta, const Matrix& B) {
   using exec = typename Matrix::execution_space;
   using memory = typename Matrix::memory_space;
+  require_same_op_shape("baseline::kk_add", op_shape(mode_a, A.numRows(), A.numCols()),
+                        op_shape(mode_b, B.numRows(), B.numCols()));
   const Matrix a = kk_apply_mode(mode_a, A);
   const Matrix b = kk_apply_mode(mode_b, B);
-  STRATA_REQUIRE(a.numRows() == b.numRows() && a.numCols() == b.numCols(),
-                 "baseline::kk_add: op(A) is " + std::to_string(a.numRows()) + " x " + std::to_string(a.numCols()) +
-                     " but op(B) is " + std::to_string(b.numRows()) + " x " + std::to_string(b.numCols()));
   using handle_type =
       KokkosKernels::Experimental::KokkosKernelsHandle<typename Matrix::size_type, typename Matrix::ordinal_type,
                                                        typename Matrix::non_const_value_type, exec, memory, memory>;

@@ -33,13 +33,8 @@ template <class Value>
 AddReference<Value> coo_add(SpmvMode mode_a, const Value& alpha, const HostCoo<Value>& A, SpmvMode mode_b,
                             const Value& beta, const HostCoo<Value>& B) {
   using W = wide_t<Value>;
-  const index_type a_rows = is_transposed(mode_a) ? A.num_cols : A.num_rows;
-  const index_type a_cols = is_transposed(mode_a) ? A.num_rows : A.num_cols;
-  const index_type b_rows = is_transposed(mode_b) ? B.num_cols : B.num_rows;
-  const index_type b_cols = is_transposed(mode_b) ? B.num_rows : B.num_cols;
-  STRATA_REQUIRE(a_rows == b_rows && a_cols == b_cols,
-                 "reference::coo_add: op(A) is " + std::to_string(a_rows) + " x " + std::to_string(a_cols) +
-                     " but op(B) is " + std::to_string(b_rows) + " x " + std::to_string(b_cols));
+  const OpShape shape = op_shape(mode_a, A.num_rows, A.num_cols);
+  require_same_op_shape("reference::coo_add", shape, op_shape(mode_b, B.num_rows, B.num_cols));
   struct Term {
     index_type row, col;
     W value;
@@ -64,8 +59,8 @@ AddReference<Value> coo_add(SpmvMode mode_a, const Value& alpha, const HostCoo<V
   });
 
   AddReference<Value> ref;
-  ref.num_rows = a_rows;
-  ref.num_cols = a_cols;
+  ref.num_rows = shape.rows;
+  ref.num_cols = shape.cols;
   ref.scale_modulus = std::max(modulus(alpha), modulus(beta));
   for (std::size_t k = 0; k < terms.size(); ++k) {
     const bool same = !ref.rows.empty() && ref.rows.back() == terms[k].row && ref.cols.back() == terms[k].col;

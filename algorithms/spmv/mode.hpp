@@ -3,6 +3,7 @@
 // "N" y = A x, "T" y = A^T x, "C" y = conj(A) x, "H" y = A^H x (conjugate
 // transpose). For real values C equals N and H equals T.
 #include <strata/core/error.hpp>
+#include <strata/core/index.hpp>
 
 #include <string>
 
@@ -26,6 +27,22 @@ inline SpmvMode parse_spmv_mode(const std::string& mode, const char* operation =
 
 constexpr bool is_transposed(SpmvMode m) { return m == SpmvMode::transpose || m == SpmvMode::conjugate_transpose; }
 constexpr bool is_conjugated(SpmvMode m) { return m == SpmvMode::conjugate || m == SpmvMode::conjugate_transpose; }
+
+// The dimensions of op(M) for a rows x cols matrix M.
+struct OpShape {
+  index_type rows = 0, cols = 0;
+};
+constexpr OpShape op_shape(SpmvMode m, index_type rows, index_type cols) {
+  return is_transposed(m) ? OpShape{cols, rows} : OpShape{rows, cols};
+}
+
+// The check of every addition (strata::add's terms, the host reference, the baselines):
+// op(A) and op(B) must have the same dimensions; `operation` names the caller in the error.
+inline void require_same_op_shape(const char* operation, OpShape a, OpShape b) {
+  STRATA_REQUIRE(a.rows == b.rows && a.cols == b.cols,
+                 std::string(operation) + ": op(A) is " + std::to_string(a.rows) + " x " + std::to_string(a.cols) +
+                     " but op(B) is " + std::to_string(b.rows) + " x " + std::to_string(b.cols));
+}
 
 // The modes a matrix will be multiplied in, as Format::automatic weighs them:
 // N and C run over the rows, T and H over the columns.

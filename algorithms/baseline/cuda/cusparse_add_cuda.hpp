@@ -69,12 +69,10 @@ class CusparseAdd<Value, Kokkos::Cuda> {
                   SpmvMode mode_b, const Value& beta, const matrix_type& B) {
     cuda_detail::check(cusparseSetStream(handle_, space.cuda_stream()), "cusparseSetStream");
     cuda_detail::check(cusparseSetPointerMode(handle_, CUSPARSE_POINTER_MODE_HOST), "cusparseSetPointerMode");
+    require_same_op_shape("baseline::CusparseAdd", op_shape(mode_a, A.numRows(), A.numCols()),
+                          op_shape(mode_b, B.numRows(), B.numCols()));
     const matrix_type a = apply_mode(mode_a, A);
     const matrix_type b = apply_mode(mode_b, B);
-    STRATA_REQUIRE(a.numRows() == b.numRows() && a.numCols() == b.numCols(),
-                   "baseline::CusparseAdd: op(A) is " + std::to_string(a.numRows()) + " x " +
-                       std::to_string(a.numCols()) + " but op(B) is " + std::to_string(b.numRows()) + " x " +
-                       std::to_string(b.numCols()));
     using G = cuda_detail::Geam2<Value>;
     const int m = a.numRows(), n = a.numCols();
     if (m == 0 || n == 0) {
