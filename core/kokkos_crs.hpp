@@ -1,6 +1,5 @@
 #pragma once
 #include <strata/core/host_csr.hpp>
-#include <strata/core/kokkos_compat.hpp>
 
 #include <KokkosSparse_CrsMatrix.hpp>
 

@@ -8,10 +8,9 @@
 // Kernels are named functors, not extended lambdas: see docs/BACKENDS.md, "Extended lambdas".
 #include <strata/core/host_coo.hpp>
 #include <strata/core/kokkos_crs.hpp>
+#include <strata/core/sort_keys.hpp>
 #include <strata/formats/hisparse/hisparse_matrix.hpp>
 #include <strata/formats/hisparse/hisparse_tree_shape.hpp>
-
-#include <Kokkos_Sort.hpp>
 
 #include <algorithm>
 #include <vector>
@@ -320,8 +319,7 @@ struct FromCoo {
       const int key_shift = 2 * b + idx_bits;
       Kokkos::parallel_for("strata::hisparse::bin_keys", policy(0, n),
                            BinKeys<Device>{perm, rows, cols, seg, keys, shift, b, key_shift, idx_bits, block_mask});
-      exec().fence();
-      Kokkos::sort(keys);
+      sort_keys(exec(), keys, seg_bits + key_shift);
       // Nodes of the next level (or, on the leaf level, entries) are the distinct (parent, digit) prefixes.
       index_type distinct = 0;
       Kokkos::parallel_scan("strata::hisparse::number_children", policy(0, n),
