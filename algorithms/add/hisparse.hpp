@@ -1,20 +1,25 @@
 #pragma once
-// strata::add on HiSparseMatrix, first version: each term's entries come out of
-// its tree (its transpose flag and scale factor honoured), conjugated and scaled
-// by alpha or beta, straight into one concatenation, converted back to a
-// HiSparse tree whose leaf level adds the entries at equal coordinates
-// (hisparse::Duplicates::sum). Every transpose combination costs the same:
-// transposing a term only swaps the coordinates it emits. The block size of C
-// is A's.
-// Not yet the dual traversal of the ICS'17 paper (issue 10): that one walks both
-// trees on the scheduler and shares sub-trees present in one term only.
+// strata::add on HiSparseMatrix: the dual traversal of both trees
+// (hisparse_dual_traversal.hpp), one level at a time on the given execution
+// space instance: per level a planning launch, two scans, one read of the
+// level's totals on the host (to size the next level and grow the pool), and
+// a writing launch. Transposing or conjugating a term costs nothing extra: the
+// traversal reads the term's nodes with swapped local coordinates and
+// conjugated values. The block size of C is A's; a B of another block size is
+// first re-blocked by the conversion (its entries to COO, then a tree of A's
+// block size), which is the one case that sorts.
 // Kernels are named functors, not extended lambdas: see docs/BACKENDS.md, "Extended lambdas".
 #include <strata/algorithms/add/add_format.hpp>
+#include <strata/algorithms/add/hisparse_dual_traversal.hpp>
 #include <strata/algorithms/spmv/mode.hpp>
 #include <strata/formats/hisparse/hisparse_from_coo.hpp>
 #include <strata/formats/hisparse/hisparse_to_coo.hpp>
 
+#include <limits>
+#include <memory>
 #include <string>
+#include <type_traits>
+#include <utility>
 
 namespace strata::Impl {
 
@@ -24,26 +29,114 @@ struct AddFormat<ExecSpace, HiSparseMatrix<Value, Device>> {
   static constexpr const char* name = "HiSparse";
   using matrix_type = HiSparseMatrix<Value, Device>;
   using value_type = Value;
-  // The conversion runs on the matrix's execution space (Kokkos::sort takes no instance in Kokkos 3.4).
+  // The kernels' teams and scratch are those of the matrices' execution space.
   static_assert(std::is_same_v<ExecSpace, typename Device::execution_space>,
                 "strata::add: a HiSparseMatrix adds on its own execution space (Device::execution_space)");
 
   static matrix_type apply(const ExecSpace& space, SpmvMode mode_a, const Value& alpha, const matrix_type& A,
                            SpmvMode mode_b, const Value& beta, const matrix_type& B) {
+    using namespace hisparse;
+    using namespace hisparse::Impl;
+    const int b = A.log2_block();
     // Work queued on `space` may still be writing the terms' pools.
     space.fence();
-    matrix_type a = A, b = B;
+    matrix_type a = A, other = B;
     if (is_transposed(mode_a)) a.transpose();
-    if (is_transposed(mode_b)) b.transpose();
-    // Both terms' entries, alpha * op(a) then beta * op(b), in one concatenation.
-    const index_type na = a.nnz(), nb = b.nnz();
-    Kokkos::View<index_type*, Device> rows(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::add::rows"), na + nb);
-    Kokkos::View<index_type*, Device> cols(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::add::cols"), na + nb);
-    Kokkos::View<Value*, Device> values(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::add::values"), na + nb);
-    write_device_coo(a, rows, cols, values, 0, alpha, is_conjugated(mode_a));
-    write_device_coo(b, rows, cols, values, na, beta, is_conjugated(mode_b));
-    return hisparse::Impl::FromCoo<Value, Device>::convert(rows, cols, values, a.num_rows(), a.num_cols(),
-                                                           A.log2_block(), hisparse::Duplicates::sum);
+    if (is_transposed(mode_b)) other.transpose();
+    if (other.log2_block() != b) {
+      // Re-blocked with its transform applied: the new tree is other's logical matrix.
+      const auto coo = to_device_coo(other);
+      other = FromCoo<Value, Device>::convert(coo.rows, coo.cols, coo.values, coo.num_rows, coo.num_cols, b);
+    }
+    const index_type rows = a.num_rows(), cols = a.num_cols();
+    const int L = a.levels();
+    STRATA_REQUIRE(other.levels() == L, "strata::add: the terms' trees have " + std::to_string(L) + " and " +
+                                            std::to_string(other.levels()) + " levels");
+    const AddTermRef<Value, Device> ta = term(a, alpha, is_conjugated(mode_a));
+    const AddTermRef<Value, Device> tb = term(other, beta, is_conjugated(mode_b));
+
+    auto storage = std::make_shared<PoolStorage<Device>>();
+    offset_type used = pool_header_bytes;
+    storage->words = Kokkos::View<std::uint64_t*, Device>("strata::add::pool", used / 8);
+    FromCoo<Value, Device>::write_header(storage->words, b);
+    Kokkos::View<offset_type, Device> root("strata::add::root");
+    index_type nnz = 0;
+    if (a.root() != 0 || other.root() != 0) {
+      AddPairs<Device> pairs = new_pairs(1);
+      Kokkos::deep_copy(Kokkos::subview(pairs.a, 0), a.root());
+      Kokkos::deep_copy(Kokkos::subview(pairs.b, 0), other.root());
+      Kokkos::deep_copy(Kokkos::subview(pairs.slot, 0), add_root_slot);
+      for (int l = 0; l < L; ++l) {
+        const bool leaf = l == L - 1;
+        const index_type n = pairs.size;
+        STRATA_REQUIRE(n <= std::numeric_limits<int>::max(),
+                       "strata::add: " + std::to_string(n) + " node pairs on level " + std::to_string(l) +
+                           " exceed one launch (at most " + std::to_string(std::numeric_limits<int>::max()) + ")");
+        // The level's plan in one allocation: per pair its union count, C's node type, bytes and
+        // pool offset, and (inner levels) the index of its first child pair.
+        Kokkos::View<offset_type*, Device> plan(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::add::plan"),
+                                                5 * n);
+        const auto part = [&](int k) { return Kokkos::subview(plan, std::make_pair(k * n, (k + 1) * n)); };
+        const auto count = part(0), type = part(1), bytes = part(2), offset = part(3), first = part(4);
+        Kokkos::parallel_for("strata::add::plan_nodes",
+                             team_policy(space, n, PlanAddNodes<Value, Device>::scratch_bytes(b)),
+                             PlanAddNodes<Value, Device>{ta, tb, pairs.a, pairs.b, count, type, bytes, b, leaf});
+        offset_type level_bytes = 0;
+        Kokkos::parallel_scan("strata::add::place_nodes", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
+                              PlaceAddNodes<Device>{bytes, offset, used}, level_bytes);
+        offset_type children = 0;
+        Kokkos::parallel_scan("strata::add::number_children", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
+                              NumberAddChildren<Device>{count, first}, children);
+        used += level_bytes;
+        // Grown by exactly this level's nodes; the new bytes are zero (padding and absent slots).
+        Kokkos::resize(storage->words, used / 8);
+        AddPairs<Device> next = leaf ? AddPairs<Device>{} : new_pairs(children);
+        Kokkos::parallel_for("strata::add::write_nodes",
+                             team_policy(space, n, WriteAddNodes<Value, Device>::scratch_bytes(b)),
+                             WriteAddNodes<Value, Device>{ta, tb, pairs, count, first, type, offset, next,
+                                                          storage->words, root, b, leaf});
+        if (leaf) nnz = static_cast<index_type>(children);
+        pairs = next;
+      }
+    }
+    space.fence();
+    storage->used_bytes = used;
+    offset_type root_ref = 0;
+    Kokkos::deep_copy(root_ref, root);
+    return matrix_type(storage, root_ref, rows, cols, b, nnz);
+  }
+
+ private:
+  static hisparse::Impl::AddTermRef<Value, Device> term(const matrix_type& m, const Value& factor, bool conjugated) {
+    hisparse::Impl::AddTermRef<Value, Device> t;
+    t.tree = m.ref();
+    t.transposed = m.transposed();
+    t.conjugated = conjugated;
+    const Value s = m.scale_factor();
+    t.factor = factor * (conjugated ? conjugate(s) : s);
+    return t;
+  }
+
+  // A level's pairs in one allocation, zero where a term has no node (the write launch fills
+  // the rest).
+  static hisparse::Impl::AddPairs<Device> new_pairs(hisparse::offset_type n) {
+    Kokkos::View<hisparse::offset_type*, Device> all("strata::add::pairs", 3 * n);
+    hisparse::Impl::AddPairs<Device> p;
+    p.a = Kokkos::subview(all, std::make_pair(hisparse::offset_type(0), n));
+    p.b = Kokkos::subview(all, std::make_pair(n, 2 * n));
+    p.slot = Kokkos::subview(all, std::make_pair(2 * n, 3 * n));
+    p.size = static_cast<index_type>(n);
+    return p;
+  }
+
+  // One team per pair: a single thread on host backends (their loops are sequential), a warp on
+  // devices (most pairs hold a few entries; a map of d*d bits costs a warp d*d/1024 words per
+  // thread to clear and scan); the position maps in team scratch.
+  static Kokkos::TeamPolicy<ExecSpace> team_policy(const ExecSpace& space, index_type pairs, std::size_t scratch) {
+    constexpr bool on_host =
+        Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
+    return Kokkos::TeamPolicy<ExecSpace>(space, static_cast<int>(pairs), on_host ? 1 : 32)
+        .set_scratch_size(0, Kokkos::PerTeam(scratch));
   }
 };
 

@@ -16,15 +16,6 @@
 #include <vector>
 
 namespace strata {
-namespace hisparse {
-
-// What the conversion does with entries at the same coordinate: refuse them (a
-// matrix read from a file or built by a user must not hide them), or add them
-// (A + B builds its result from the concatenated entries of both terms).
-enum class Duplicates { reject, sum };
-
-}  // namespace hisparse
-
 namespace hisparse::Impl {
 
 inline int bits_for(std::uint64_t max_value) {
@@ -117,39 +108,6 @@ struct RecordLeafEntries {
     entry_local(j) = static_cast<index_type>((keys(j) >> idx_bits) & digit_mask);
     Kokkos::atomic_add(&count(leaf), index_type{1});
     if (j == 0 || (keys(j) >> key_shift) != (keys(j - 1) >> key_shift)) first(leaf) = j;
-  }
-};
-
-// The sorted position where each run of equal (leaf, local coordinate) prefixes
-// starts; group_first(groups) = n closes the last run.
-template <class Device>
-struct RecordGroupStarts {
-  Kokkos::View<std::uint64_t*, Device> keys;
-  Kokkos::View<index_type*, Device> seg, group_first;
-  int idx_bits;
-  index_type n, groups;
-
-  KOKKOS_INLINE_FUNCTION void operator()(const index_type j) const {
-    if (j == 0 || (keys(j) >> idx_bits) != (keys(j - 1) >> idx_bits)) group_first(seg(j)) = j;
-    if (j == 0) group_first(groups) = n;
-  }
-};
-
-// One entry per run: its key and the sum of its values, added in sorted order
-// (the order of the previous level's sort, so the result is deterministic).
-template <class Value, class Device>
-struct SumGroups {
-  Kokkos::View<std::uint64_t*, Device> keys, group_keys;
-  Kokkos::View<index_type*, Device> group_first, perm;
-  Kokkos::View<const Value*, Device> vals;
-  Kokkos::View<Value*, Device> sums;
-
-  KOKKOS_INLINE_FUNCTION void operator()(const index_type g) const {
-    const index_type begin = group_first(g), end = group_first(g + 1);
-    Value s = vals(perm(begin));
-    for (index_type j = begin + 1; j < end; ++j) s += vals(perm(j));
-    group_keys(g) = keys(begin);
-    sums(g) = s;
   }
 };
 
@@ -270,8 +228,7 @@ struct FromCoo {
   static HiSparseMatrix<Value, Device> convert(const Kokkos::View<const index_type*, Device>& rows,
                                                const Kokkos::View<const index_type*, Device>& cols,
                                                const Kokkos::View<const Value*, Device>& vals, index_type num_rows,
-                                               index_type num_cols, int b,
-                                               Duplicates duplicates = Duplicates::reject) {
+                                               index_type num_cols, int b) {
     check_hisparse_arguments(num_rows, num_cols, b);
     STRATA_REQUIRE(rows.extent(0) == vals.extent(0) && cols.extent(0) == vals.extent(0),
                    "to_hisparse: rows, cols and values differ in length");
@@ -296,8 +253,6 @@ struct FromCoo {
     const std::uint64_t digit_mask = (std::uint64_t(1) << (2 * b)) - 1;
     const index_type block_mask = (index_type(1) << b) - 1;
 
-    // The leaf level reads the values through perm; summing duplicates replaces both with the sums.
-    Kokkos::View<const Value*, Device> leaf_vals = vals;
     index_type stored = n;
     index_view perm(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::hisparse::perm"), n);
     index_view perm_next(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::hisparse::perm_next"), n);
@@ -339,9 +294,7 @@ struct FromCoo {
             "strata::hisparse::record_children", policy(0, n),
             RecordChildren<Device>{keys, seg, parent, digit, count, first, b, idx_bits, key_shift, digit_mask});
       } else {
-        STRATA_REQUIRE(distinct == n || duplicates == Duplicates::sum,
-                       "to_hisparse: " + std::to_string(n - distinct) + " duplicate entries");
-        if (distinct < n) sum_duplicates(keys, perm, leaf_vals, seg, distinct, idx_bits);
+        STRATA_REQUIRE(distinct == n, "to_hisparse: " + std::to_string(n - distinct) + " duplicate entries");
         here.entry_leaf = index_view(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::hisparse::entry_leaf"), distinct);
         here.entry_local = index_view(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::hisparse::entry_local"), distinct);
         const index_view entry_leaf = here.entry_leaf, entry_local = here.entry_local;
@@ -370,7 +323,7 @@ struct FromCoo {
     storage->words = Kokkos::View<std::uint64_t*, Device>("strata::hisparse::pool", total / 8);
     storage->used_bytes = total;
     write_header(storage->words, b);
-    fill(storage->words, levels, perm, leaf_vals, b);
+    fill(storage->words, levels, perm, vals, b);
 
     offset_type root = 0;
     {
@@ -381,26 +334,6 @@ struct FromCoo {
       root = h();
     }
     return HiSparseMatrix<Value, Device>(storage, root, num_rows, num_cols, b, stored);
-  }
-
-  // Leaf level, sorted keys numbered into `groups` runs of equal coordinates: keys
-  // become one per run, values their sums, perm the identity over them. A sum
-  // that cancels stays a stored zero (the structure is the union of the terms').
-  static void sum_duplicates(key_view& keys, index_view& perm, Kokkos::View<const Value*, Device>& vals,
-                             const index_view& seg, index_type groups, int idx_bits) {
-    const index_type n = static_cast<index_type>(keys.extent(0));
-    index_view group_first(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::hisparse::group_first"), groups + 1);
-    key_view group_keys(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::hisparse::group_keys"), groups);
-    Kokkos::View<Value*, Device> sums(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::hisparse::sums"), groups);
-    Kokkos::parallel_for("strata::hisparse::group_starts", policy(0, n),
-                         RecordGroupStarts<Device>{keys, seg, group_first, idx_bits, n, groups});
-    Kokkos::parallel_for("strata::hisparse::sum_duplicates", policy(0, groups),
-                         SumGroups<Value, Device>{keys, group_keys, group_first, perm, vals, sums});
-    index_view identity(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::hisparse::perm"), groups);
-    Kokkos::parallel_for("strata::hisparse::identity", policy(0, groups), IdentityPermutation<Device>{identity});
-    keys = group_keys;
-    perm = identity;
-    vals = sums;
   }
 
   static void write_header(const Kokkos::View<std::uint64_t*, Device>& words, int b) {

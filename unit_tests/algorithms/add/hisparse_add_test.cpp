@@ -3,7 +3,7 @@
 // a full row and column) plus a partner that overlaps half its entries, cancels some exactly
 // and adds new ones, in the four transpose combinations and three conjugating ones, with
 // scale factors; terms carrying their own transpose flag and scale; terms that share
-// sub-trees after local edits; and the errors.
+// sub-trees after local edits; terms of different block sizes; and the errors.
 #include "algorithms/add/add_check.hpp"
 #include "formats/hisparse/hisparse_test_matrices.hpp"
 
@@ -111,6 +111,28 @@ TYPED_TEST(HiSparseAdd, TermsSharingSubtreesAfterEdits) {
   }
 }
 
+// C takes A's block size; a B of another block size is re-blocked first (block sizes 2 to 256).
+TYPED_TEST(HiSparseAdd, TermsOfDifferentBlockSizes) {
+  using Value = TypeParam;
+  const Value alpha = value_from<Value>(1.5, 0.5), beta = value_from<Value>(-0.5, 0.0);
+  for (const auto& c : test::hisparse_cases()) {
+    SCOPED_TRACE(c.name);
+    const auto a = test::convert_coo<Value>(c.coo);
+    const auto p = overlapping_partner(a);
+    const int other_block = c.log2_block % hisparse::max_log2_block + 1;
+    const auto A = to_hisparse<Device>(a, c.log2_block);
+    for (const ModePair& m : {ModePair{"N", "N"}, ModePair{"T", "H"}, ModePair{"N", "T"}}) {
+      SCOPED_TRACE(std::string("op(A) = ") + m.a + ", op(B) = " + m.b + ", B's block 2^" + std::to_string(other_block));
+      const SpmvMode ma = parse_spmv_mode(m.a), mb = parse_spmv_mode(m.b);
+      const auto b = is_transposed(ma) == is_transposed(mb) ? p : transposed(p);
+      auto B = to_hisparse<Device>(b, other_block);
+      const auto C = add(m.a, alpha, A, m.b, beta, B);
+      EXPECT_EQ(C.log2_block(), c.log2_block);
+      test::expect_add_matches_reference(C, reference::coo_add(ma, alpha, a, mb, beta, b));
+    }
+  }
+}
+
 TEST(HiSparseAddResults, AreDeterministicAndLeaveTheTermsUnchanged) {
   const auto a = to_coo(gen::rmat({12, 8, 0.57, 0.19, 0.19, 3}));
   const auto p = overlapping_partner(a);
@@ -143,35 +165,6 @@ TEST(HiSparseAddErrors, NameTheShapesAndTheMode) {
     EXPECT_NE(std::string(e.what()).find("mode of B"), std::string::npos) << e.what();
   }
   EXPECT_NO_THROW(add("T", 1.0, A, "T", 1.0, B));
-}
-
-TEST(HiSparseConversionDuplicates, SumPolicyAddsEntriesAtEqualCoordinates) {
-  // 3 copies of every entry of a matrix crossing several leaves, in scrambled order.
-  const auto base = to_coo(gen::uniform_random(300, 400, 6, 11));
-  HostCoo<double> tripled(base.num_rows, base.num_cols);
-  for (int copy = 0; copy < 3; ++copy) {
-    for (index_type k = base.nnz(); k-- > 0;) tripled.push_back(base.rows[k], base.cols[k], base.values[k] * (1 + copy));
-  }
-  Kokkos::View<index_type*, Device> rows("rows", tripled.nnz()), cols("cols", tripled.nnz());
-  Kokkos::View<double*, Device> vals("vals", tripled.nnz());
-  Kokkos::deep_copy(rows, Kokkos::View<index_type*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
-                              tripled.rows.data(), tripled.rows.size()));
-  Kokkos::deep_copy(cols, Kokkos::View<index_type*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
-                              tripled.cols.data(), tripled.cols.size()));
-  Kokkos::deep_copy(vals, Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
-                              tripled.values.data(), tripled.values.size()));
-  EXPECT_THROW((hisparse::Impl::FromCoo<double, Device>::convert(rows, cols, vals, 300, 400, 4)), Error);
-  const auto S = hisparse::Impl::FromCoo<double, Device>::convert(rows, cols, vals, 300, 400, 4,
-                                                                  hisparse::Duplicates::sum);
-  auto got = to_host_coo(S);
-  got.sort_and_combine();
-  auto want = base;
-  want.sort_and_combine();
-  for (auto& v : want.values) v = v + 2 * v + 3 * v;  // the order the conversion adds them in
-  EXPECT_EQ(S.nnz(), base.nnz());
-  EXPECT_EQ(got.rows, want.rows);
-  EXPECT_EQ(got.cols, want.cols);
-  EXPECT_TRUE(got.values == want.values);
 }
 
 }  // namespace
