@@ -9,18 +9,20 @@
 
 namespace strata {
 
+// The next value of splitmix64, advancing state.
+inline std::uint64_t splitmix64(std::uint64_t& state) {
+  state += 0x9E3779B97F4A7C15ull;
+  std::uint64_t z = state;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
 // splitmix64 mapped to [-1, 1).
 class SignedUnitSequence {
  public:
   explicit SignedUnitSequence(std::uint64_t seed) : state_(seed * 0x9E3779B97F4A7C15ull + 1) {}
-  double next() {
-    state_ += 0x9E3779B97F4A7C15ull;
-    std::uint64_t z = state_;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    z ^= z >> 31;
-    return static_cast<double>(z >> 11) * 0x1.0p-53 * 2.0 - 1.0;
-  }
+  double next() { return static_cast<double>(splitmix64(state_) >> 11) * 0x1.0p-53 * 2.0 - 1.0; }
 
  private:
   std::uint64_t state_;

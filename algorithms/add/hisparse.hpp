@@ -12,8 +12,7 @@
 #include <strata/algorithms/add/add_format.hpp>
 #include <strata/algorithms/add/hisparse_dual_traversal.hpp>
 #include <strata/algorithms/spmv/mode.hpp>
-#include <strata/formats/hisparse/hisparse_from_coo.hpp>
-#include <strata/formats/hisparse/hisparse_to_coo.hpp>
+#include <strata/formats/hisparse/hisparse_convert.hpp>
 
 #include <limits>
 #include <memory>
@@ -45,8 +44,7 @@ struct AddFormat<ExecSpace, HiSparseMatrix<Value, Device>> {
     if (is_transposed(mode_b)) other.transpose();
     if (other.log2_block() != b) {
       // Re-blocked with its transform applied: the new tree is other's logical matrix.
-      const auto coo = to_device_coo(other);
-      other = FromCoo<Value, Device>::convert(coo.rows, coo.cols, coo.values, coo.num_rows, coo.num_cols, b);
+      other = to_hisparse(to_device_coo(other), b);
     }
     const index_type rows = a.num_rows(), cols = a.num_cols();
     const int L = a.levels();

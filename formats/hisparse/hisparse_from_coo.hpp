@@ -253,7 +253,6 @@ struct FromCoo {
     const std::uint64_t digit_mask = (std::uint64_t(1) << (2 * b)) - 1;
     const index_type block_mask = (index_type(1) << b) - 1;
 
-    index_type stored = n;
     index_view perm(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::hisparse::perm"), n);
     index_view perm_next(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::hisparse::perm_next"), n);
     index_view seg("strata::hisparse::segment", n);
@@ -295,13 +294,12 @@ struct FromCoo {
             RecordChildren<Device>{keys, seg, parent, digit, count, first, b, idx_bits, key_shift, digit_mask});
       } else {
         STRATA_REQUIRE(distinct == n, "to_hisparse: " + std::to_string(n - distinct) + " duplicate entries");
-        here.entry_leaf = index_view(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::hisparse::entry_leaf"), distinct);
-        here.entry_local = index_view(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::hisparse::entry_local"), distinct);
+        here.entry_leaf = index_view(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::hisparse::entry_leaf"), n);
+        here.entry_local = index_view(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::hisparse::entry_local"), n);
         const index_view entry_leaf = here.entry_leaf, entry_local = here.entry_local;
         Kokkos::parallel_for(
-            "strata::hisparse::count_entries", policy(0, distinct),
+            "strata::hisparse::count_entries", policy(0, n),
             RecordLeafEntries<Device>{keys, entry_leaf, entry_local, count, first, idx_bits, key_shift, digit_mask});
-        stored = distinct;
       }
     }
 
@@ -333,7 +331,7 @@ struct FromCoo {
       auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), root_view);
       root = h();
     }
-    return HiSparseMatrix<Value, Device>(storage, root, num_rows, num_cols, b, stored);
+    return HiSparseMatrix<Value, Device>(storage, root, num_rows, num_cols, b, n);
   }
 
   static void write_header(const Kokkos::View<std::uint64_t*, Device>& words, int b) {

@@ -61,62 +61,42 @@ struct HiSparseLeavesToCoo {
   Kokkos::View<index_type*, Device> row0, col0, start;
   Kokkos::View<index_type*, Device> rows, cols;
   Kokkos::View<Value*, Device> values;
-  index_type offset;
   int b;
   bool transposed;
-  bool conjugated;
   Value scale;
 
   KOKKOS_INLINE_FUNCTION void operator()(const index_type i) const {
-    const index_type base = offset + start(i), r0 = row0(i), c0 = col0(i);
+    const index_type base = start(i), r0 = row0(i), c0 = col0(i);
     hisparse::for_each_in_node_sequential<Value>(
         R.bytes(), refs(i), b, sizeof(Value),
         [&](std::uint32_t k, std::uint32_t lr, std::uint32_t lc, const Value& v) {
           const index_type r = r0 + lr, c = c0 + lc;
           rows(base + k) = transposed ? c : r;
           cols(base + k) = transposed ? r : c;
-          values(base + k) = scale * (conjugated ? conjugate(v) : v);
+          values(base + k) = scale * v;
         });
   }
 };
 
-// Writes A's entries (its transpose flag and scale factor honoured) into rows, cols and
-// values from position `offset` on, in tree order, each value times `factor` and, when
-// `conjugated`, conjugated: factor * conj(s v) for a matrix of scale s. Returns how many it
-// wrote. to_device_coo writes into new arrays with it; strata::add writes both terms of a
-// sum into one concatenation.
+// A's entries (its transpose flag and scale factor honoured) as device COO, in tree order.
 template <class Value, class Device>
-index_type write_device_coo(const HiSparseMatrix<Value, Device>& A, const Kokkos::View<index_type*, Device>& rows,
-                            const Kokkos::View<index_type*, Device>& cols, const Kokkos::View<Value*, Device>& values,
-                            index_type offset, const Value& factor = Value(1), bool conjugated = false) {
+DeviceCoo<Value, Device> to_device_coo(const HiSparseMatrix<Value, Device>& A) {
   using namespace hisparse;
   using exec = typename Device::execution_space;
   const LeafList<Device> leaves = collect_leaves(A);
   STRATA_REQUIRE(leaves.entries == A.nnz(), "to_device_coo: the tree holds " + std::to_string(leaves.entries) +
                                                 " entries, the matrix says " + std::to_string(A.nnz()));
-  STRATA_REQUIRE(offset >= 0 && offset + leaves.entries <= static_cast<index_type>(values.extent(0)) &&
-                     rows.extent(0) == values.extent(0) && cols.extent(0) == values.extent(0),
-                 "to_device_coo: " + std::to_string(leaves.entries) + " entries from position " +
-                     std::to_string(offset) + " do not fit arrays of " + std::to_string(values.extent(0)));
-  const Value s = A.scale_factor();
-  const Value scale = factor * (conjugated ? conjugate(s) : s);
-  Kokkos::parallel_for("strata::hisparse::to_coo", Kokkos::RangePolicy<exec>(0, leaves.size),
-                       HiSparseLeavesToCoo<Value, Device>{A.ref(), leaves.refs, leaves.row0, leaves.col0,
-                                                          leaves.entry_start, rows, cols, values, offset,
-                                                          A.log2_block(), A.transposed(), conjugated, scale});
-  exec().fence();
-  return leaves.entries;
-}
-
-template <class Value, class Device>
-DeviceCoo<Value, Device> to_device_coo(const HiSparseMatrix<Value, Device>& A) {
   DeviceCoo<Value, Device> out;
   out.num_rows = A.num_rows();
   out.num_cols = A.num_cols();
-  out.rows = Kokkos::View<index_type*, Device>("strata::hisparse::coo_rows", A.nnz());
-  out.cols = Kokkos::View<index_type*, Device>("strata::hisparse::coo_cols", A.nnz());
-  out.values = Kokkos::View<Value*, Device>("strata::hisparse::coo_values", A.nnz());
-  write_device_coo(A, out.rows, out.cols, out.values, 0);
+  out.rows = Kokkos::View<index_type*, Device>("strata::hisparse::coo_rows", leaves.entries);
+  out.cols = Kokkos::View<index_type*, Device>("strata::hisparse::coo_cols", leaves.entries);
+  out.values = Kokkos::View<Value*, Device>("strata::hisparse::coo_values", leaves.entries);
+  Kokkos::parallel_for("strata::hisparse::to_coo", Kokkos::RangePolicy<exec>(0, leaves.size),
+                       HiSparseLeavesToCoo<Value, Device>{A.ref(), leaves.refs, leaves.row0, leaves.col0,
+                                                          leaves.entry_start, out.rows, out.cols, out.values,
+                                                          A.log2_block(), A.transposed(), A.scale_factor()});
+  exec().fence();
   return out;
 }
 

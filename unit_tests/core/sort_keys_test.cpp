@@ -3,6 +3,7 @@
 // on digit edges, digits equal in every key (skipped passes), and the checks of
 // its arguments; on the default execution space (Kokkos::sort on devices).
 #include <strata/core/error.hpp>
+#include <strata/core/pseudo_random.hpp>
 #include <strata/core/sort_keys.hpp>
 
 #include <gtest/gtest.h>
@@ -15,17 +16,10 @@
 namespace strata {
 namespace {
 
-std::uint64_t splitmix(std::uint64_t& state) {
-  std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
 std::vector<std::uint64_t> random_keys(std::size_t n, int key_bits, std::uint64_t seed) {
   std::vector<std::uint64_t> keys(n);
   const std::uint64_t mask = key_bits >= 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << key_bits) - 1;
-  for (auto& k : keys) k = splitmix(seed) & mask;
+  for (auto& k : keys) k = splitmix64(seed) & mask;
   return keys;
 }
 
