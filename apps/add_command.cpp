@@ -1,5 +1,6 @@
 #include "command_line.hpp"
 #include "commands.hpp"
+#include "value_dispatch.hpp"
 
 #include <strata/algorithms/add.hpp>
 #include <strata/algorithms/measure/fenced_timing.hpp>

@@ -2,6 +2,7 @@
 // The team shape of the row kernels (DCSR, Strata's CSR rows): every team
 // thread owns one row and a vector of lanes works on its entries.
 #include <strata/core/index.hpp>
+#include <strata/core/runs_on_host.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -35,7 +36,7 @@ struct RowTeams {
 
 template <class ExecSpace>
 RowTeams<ExecSpace> row_teams(const ExecSpace& space, index_type rows, int lanes) {
-  constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
+  constexpr bool host = runs_on_host<ExecSpace>;
   RowTeams<ExecSpace> t;
   t.lanes = host ? 1 : lanes;
   t.rows_per_team = host ? 1 : (128 / t.lanes > 1 ? 128 / t.lanes : 1);

@@ -10,6 +10,7 @@
 // skipped. Device backends keep Kokkos::sort.
 // Kernels are named functors, not extended lambdas: see docs/BACKENDS.md, "Extended lambdas".
 #include <strata/core/error.hpp>
+#include <strata/core/runs_on_host.hpp>
 
 #include <Kokkos_Core.hpp>
 #include <Kokkos_Sort.hpp>
@@ -79,7 +80,7 @@ std::size_t sort_chunks(const ExecSpace& space, std::size_t n) {
 // The radix sort of host backends, in `chunks` chunks (tests give any count on any backend).
 template <class ExecSpace, class KeyView>
 void radix_sort_on_host(const ExecSpace& space, const KeyView& keys, int key_bits, std::size_t chunks) {
-  static_assert(Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible,
+  static_assert(runs_on_host<ExecSpace>,
                 "strata::Impl::radix_sort_on_host: for execution spaces that run on the host");
   using device = typename KeyView::device_type;
   using key_view = Kokkos::View<std::uint64_t*, device>;
@@ -135,7 +136,7 @@ void sort_keys(const ExecSpace& space, const KeyView& keys, int key_bits) {
   Kokkos::parallel_reduce("strata::sort_keys::check_key_bits", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
                           Impl::KeyBitsAbove<KeyView>{keys, key_bits}, Kokkos::BOr<std::uint64_t>(above));
   STRATA_REQUIRE(above == 0, "sort_keys: a key has bits set above key_bits = " + std::to_string(key_bits));
-  if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible) {
+  if constexpr (runs_on_host<ExecSpace>) {
     Impl::radix_sort_on_host(space, keys, key_bits, Impl::sort_chunks(space, n));
   } else {
     space.fence();

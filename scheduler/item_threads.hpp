@@ -3,6 +3,8 @@
 // items out in teams. An operation's item function runs on every thread of its
 // item; it spreads work with `for_each` and puts single-thread side effects
 // (emitting one item, one store) inside `single`.
+#include <strata/core/runs_on_host.hpp>
+
 #include <Kokkos_Core.hpp>
 
 #include <cstdint>
@@ -22,7 +24,7 @@ struct TeamShape {
 
 template <class ExecSpace>
 TeamShape team_shape(int threads_per_item) {
-  constexpr bool on_host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
+  constexpr bool on_host = runs_on_host<ExecSpace>;
   TeamShape s;
   if constexpr (on_host) {
     s.items_per_team = 64;

@@ -14,6 +14,7 @@
 #include <strata/core/error.hpp>
 #include <strata/core/index.hpp>
 #include <strata/core/row_teams.hpp>
+#include <strata/core/runs_on_host.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -87,13 +88,11 @@ KOKKOS_INLINE_FUNCTION auto value_position(const Positions& positions, const Off
   }
 }
 
-// y(i, j) := alpha * sum_p op(values(at(p))) * x(cols(p), j) + beta * y(i, j)
-// over the entries p of row i, for every column j of x and y. Gathered: the
+// What a product reads and writes: y(i, j) := alpha * sum_p op(values(at(p))) * x(cols(p), j)
+// + beta * y(i, j) over the entries p of row i, for every column j of x and y. Gathered: the
 // value of entry p sits at positions(p) (rows of A^T); otherwise at p.
-template <bool Gathered, class ExecSpace, class RowMap, class Cols, class Positions, class Values, class XView,
-          class YView>
-struct CsrRowProduct {
-  using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+template <bool Gathered, class RowMap, class Cols, class Positions, class Values, class XView, class YView>
+struct CsrRowOperands {
   using value_type = typename YView::non_const_value_type;
   RowMap row_map;
   Cols cols;
@@ -102,29 +101,60 @@ struct CsrRowProduct {
   XView x;
   YView y;
   value_type alpha, beta;
-  int rows = 0;
   bool conjugate = false;
+
+  KOKKOS_INLINE_FUNCTION std::size_t columns() const { return YView::rank == 1 ? 1 : y.extent(YView::rank - 1); }
+  template <class Offset>
+  KOKKOS_INLINE_FUNCTION value_type term(const Offset p, const std::size_t j) const {
+    return conjugate_if(values(value_position<Gathered>(positions, p)), conjugate) * vector_at(x, cols(p), j);
+  }
+  KOKKOS_INLINE_FUNCTION void store(const int i, const std::size_t j, const value_type& sum) const {
+    value_type& out = vector_at(y, i, j);
+    out = beta == value_type(0) ? alpha * sum : alpha * sum + beta * out;
+  }
+};
+
+// Devices: a vector of lanes per row, a row per team thread.
+template <class ExecSpace, class Operands>
+struct CsrRowProduct {
+  using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  using value_type = typename Operands::value_type;
+  Operands op;
+  int rows = 0;
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& member) const {
     const int i = member.league_rank() * member.team_size() + member.team_rank();
     if (i >= rows) return;
-    const auto begin = row_map(i);
-    const int length = static_cast<int>(row_map(i + 1) - begin);
-    const std::size_t columns = YView::rank == 1 ? 1 : y.extent(YView::rank - 1);
+    const auto begin = op.row_map(i);
+    const int length = static_cast<int>(op.row_map(i + 1) - begin);
+    const std::size_t columns = op.columns();
     for (std::size_t j = 0; j < columns; ++j) {
       value_type sum = value_type(0);
       Kokkos::parallel_reduce(
           Kokkos::ThreadVectorRange(member, length),
-          [&](const int k, value_type& acc) {
-            const auto p = begin + k;
-            const value_type a = values(value_position<Gathered>(positions, p));
-            acc += conjugate_if(a, conjugate) * vector_at(x, cols(p), j);
-          },
-          sum);
-      Kokkos::single(Kokkos::PerThread(member), [&]() {
-        value_type& out = vector_at(y, i, j);
-        out = beta == value_type(0) ? alpha * sum : alpha * sum + beta * out;
-      });
+          [&](const int k, value_type& acc) { acc += op.term(begin + k, j); }, sum);
+      Kokkos::single(Kokkos::PerThread(member), [&]() { op.store(i, j, sum); });
+    }
+  }
+};
+
+// Host backends: one row per iteration of a range over the rows, handed out in chunks as
+// threads come free. The team policy with one row per team (a host has no vector lanes to
+// share a row) trailed Kokkos Kernels' range kernel by 20-30%; four partial sums per row (to
+// break the chain of additions) were slower: the core overlaps rows already
+// (docs/PERFORMANCE.md, "OpenMP: Strata's row kernel as a range over rows on hosts").
+template <class Operands>
+struct CsrRowRangeProduct {
+  using value_type = typename Operands::value_type;
+  Operands op;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int i) const {
+    const auto begin = op.row_map(i), end = op.row_map(i + 1);
+    const std::size_t columns = op.columns();
+    for (std::size_t j = 0; j < columns; ++j) {
+      value_type sum = value_type(0);
+      for (auto p = begin; p < end; ++p) sum += op.term(p, j);
+      op.store(i, j, sum);
     }
   }
 };
@@ -136,10 +166,18 @@ void launch_csr_rows(const ExecSpace& space, const RowMap& row_map, const Cols& 
                      typename YView::non_const_value_type alpha, const XView& x,
                      typename YView::non_const_value_type beta, const YView& y) {
   if (rows == 0) return;
-  const auto teams = row_teams(space, rows, lanes);
-  CsrRowProduct<Gathered, ExecSpace, RowMap, Cols, Positions, Values, XView, YView> f{
-      row_map, cols, positions, values, x, y, alpha, beta, static_cast<int>(rows), conjugate};
-  Kokkos::parallel_for(Gathered ? "strata::csr_rows::spmv_transposed" : "strata::csr_rows::spmv", teams.policy(), f);
+  using Operands = CsrRowOperands<Gathered, RowMap, Cols, Positions, Values, XView, YView>;
+  const Operands op{row_map, cols, positions, values, x, y, alpha, beta, conjugate};
+  const char* label = Gathered ? "strata::csr_rows::spmv_transposed" : "strata::csr_rows::spmv";
+  if constexpr (runs_on_host<ExecSpace>) {
+    (void)lanes;
+    // Dynamic: a thread that is slowed down (a shared or virtual host) does not hold up the product.
+    Kokkos::parallel_for(label, Kokkos::RangePolicy<ExecSpace, Kokkos::Schedule<Kokkos::Dynamic>>(space, 0, rows),
+                         CsrRowRangeProduct<Operands>{op});
+  } else {
+    const auto teams = row_teams(space, rows, lanes);
+    Kokkos::parallel_for(label, teams.policy(), CsrRowProduct<ExecSpace, Operands>{op, static_cast<int>(rows)});
+  }
 }
 
 }  // namespace strata::Impl

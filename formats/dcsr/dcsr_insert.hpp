@@ -7,6 +7,7 @@
 // the check happens before any entry is written.
 // Kernels are named functors, not extended lambdas: see docs/BACKENDS.md, "Extended lambdas".
 #include <strata/core/kokkos_compat.hpp>
+#include <strata/core/runs_on_host.hpp>
 #include <strata/formats/dcsr/dcsr_batch.hpp>
 #include <strata/formats/dcsr/dcsr_defragment.hpp>
 
@@ -28,7 +29,7 @@ namespace Impl {
 // One team per touched row; host backends run teams of one thread.
 template <class ExecSpace>
 Kokkos::TeamPolicy<ExecSpace> row_team_policy(int rows, int device_team_size) {
-  constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
+  constexpr bool host = runs_on_host<ExecSpace>;
   return Kokkos::TeamPolicy<ExecSpace>(rows, host ? 1 : device_team_size);
 }
 
