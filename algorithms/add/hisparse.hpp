@@ -1,17 +1,21 @@
 #pragma once
 // strata::add on HiSparseMatrix: the dual traversal of both trees
 // (hisparse_dual_traversal.hpp), one level at a time on the given execution
-// space instance: per level a planning launch, two scans, one read of the
+// space instance: per level a planning launch for the short pairs (one thread
+// each), a scan listing the others by bin, a planning launch per bin (teams of
+// a warp or a block, looping over the bin's list), two scans, one read of the
 // level's totals on the host (to size the next level and grow the pool), and
-// a writing launch. Transposing or conjugating a term costs nothing extra: the
-// traversal reads the term's nodes with swapped local coordinates and
-// conjugated values. The block size of C is A's; a B of another block size is
-// first re-blocked by the conversion (its entries to COO, then a tree of A's
-// block size), which is the one case that sorts.
+// the writing launches. Transposing or
+// conjugating a term costs nothing extra: the traversal reads the term's nodes
+// with swapped local coordinates and conjugated values. The block size of C is
+// A's; a B of another block size is first re-blocked by the conversion (its
+// entries to COO, then a tree of A's block size), which is the one case that
+// sorts.
 // Kernels are named functors, not extended lambdas: see docs/BACKENDS.md, "Extended lambdas".
 #include <strata/algorithms/add/add_format.hpp>
 #include <strata/algorithms/add/hisparse_dual_traversal.hpp>
 #include <strata/algorithms/spmv/mode.hpp>
+#include <strata/core/runs_on_host.hpp>
 #include <strata/formats/hisparse/hisparse_convert.hpp>
 
 #include <limits>
@@ -21,6 +25,15 @@
 #include <utility>
 
 namespace strata::Impl {
+
+// The bins of pairs that take a team: threads per team on devices, and at most how many teams
+// a launch starts (each loops over its bin's list; the host does not read the bins' sizes).
+struct AddTeamBin {
+  bool block;
+  int threads;
+  int max_teams;
+};
+inline constexpr AddTeamBin add_team_bins[2] = {{false, 32, 1 << 16}, {true, 256, 1 << 12}};
 
 template <class ExecSpace, class Value, class Device>
 struct AddFormat<ExecSpace, HiSparseMatrix<Value, Device>> {
@@ -60,6 +73,8 @@ struct AddFormat<ExecSpace, HiSparseMatrix<Value, Device>> {
     Kokkos::View<offset_type, Device> root("strata::add::root");
     index_type nnz = 0;
     if (a.root() != 0 || other.root() != 0) {
+      Kokkos::View<offset_type*, Device> totals("strata::add::level_totals", level_total_slots);
+      const auto totals_on_host = Kokkos::create_mirror_view(totals);
       AddPairs<Device> pairs = new_pairs(1);
       Kokkos::deep_copy(Kokkos::subview(pairs.a, 0), a.root());
       Kokkos::deep_copy(Kokkos::subview(pairs.b, 0), other.root());
@@ -71,28 +86,44 @@ struct AddFormat<ExecSpace, HiSparseMatrix<Value, Device>> {
                        "strata::add: " + std::to_string(n) + " node pairs on level " + std::to_string(l) +
                            " exceed one launch (at most " + std::to_string(std::numeric_limits<int>::max()) + ")");
         // The level's plan in one allocation: per pair its union count, C's node type, bytes and
-        // pool offset, and (inner levels) the index of its first child pair.
+        // pool offset, (inner levels) the index of its first child pair, and the lists of the
+        // pairs that take a team (ListTeamPairs). The offsets hold the bin counts until they are
+        // placed.
         Kokkos::View<offset_type*, Device> plan(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::add::plan"),
-                                                5 * n);
+                                                6 * n);
         const auto part = [&](int k) { return Kokkos::subview(plan, std::make_pair(k * n, (k + 1) * n)); };
         const auto count = part(0), type = part(1), bytes = part(2), offset = part(3), first = part(4);
-        Kokkos::parallel_for("strata::add::plan_nodes",
-                             team_policy(space, n, PlanAddNodes<Value, Device>::scratch_bytes(b)),
-                             PlanAddNodes<Value, Device>{ta, tb, pairs.a, pairs.b, count, type, bytes, b, leaf});
-        offset_type level_bytes = 0;
+        const auto team_pairs = part(5);
+        PlanAddNodes<Value, Device> plan_nodes{ta, tb, pairs.a, pairs.b, count, type, bytes, offset, {}, b, leaf};
+        Kokkos::parallel_for("strata::add::plan_short_nodes", Kokkos::RangePolicy<ExecSpace>(space, 0, n), plan_nodes);
+        Kokkos::parallel_scan("strata::add::list_team_pairs", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
+                              ListTeamPairs<Device>{offset, team_pairs, totals, n - 1});
+        for (const AddTeamBin& bin : add_team_bins) {
+          plan_nodes.bin = TeamPairList<Device>{team_pairs, totals, bin.block};
+          Kokkos::parallel_for("strata::add::plan_nodes",
+                               team_policy(space, n, bin, PlanAddNodes<Value, Device>::scratch_bytes(b)), plan_nodes);
+        }
         Kokkos::parallel_scan("strata::add::place_nodes", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
-                              PlaceAddNodes<Device>{bytes, offset, used}, level_bytes);
-        offset_type children = 0;
+                              PlaceAddNodes<Device>{bytes, offset, used, totals, n - 1});
         Kokkos::parallel_scan("strata::add::number_children", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
-                              NumberAddChildren<Device>{count, first}, children);
-        used += level_bytes;
+                              NumberAddChildren<Device>{count, first, totals, n - 1});
+        // The one read of the level on the host: its bytes and its children.
+        Kokkos::deep_copy(space, totals_on_host, totals);
+        space.fence();
+        const offset_type children = totals_on_host(level_children);
+        used += totals_on_host(level_bytes);
         // Grown by exactly this level's nodes; the new bytes are zero (padding and absent slots).
         Kokkos::resize(storage->words, used / 8);
         AddPairs<Device> next = leaf ? AddPairs<Device>{} : new_pairs(children);
-        Kokkos::parallel_for("strata::add::write_nodes",
-                             team_policy(space, n, WriteAddNodes<Value, Device>::scratch_bytes(b)),
-                             WriteAddNodes<Value, Device>{ta, tb, pairs, count, first, type, offset, next,
-                                                          storage->words, root, b, leaf});
+        WriteAddNodes<Value, Device> write_nodes{ta,   tb, pairs, count, first, type, offset, next, storage->words,
+                                                 root, {}, b,    leaf};
+        Kokkos::parallel_for("strata::add::write_short_nodes", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
+                             write_nodes);
+        for (const AddTeamBin& bin : add_team_bins) {
+          write_nodes.bin = TeamPairList<Device>{team_pairs, totals, bin.block};
+          Kokkos::parallel_for("strata::add::write_nodes",
+                               team_policy(space, n, bin, WriteAddNodes<Value, Device>::scratch_bytes(b)), write_nodes);
+        }
         if (leaf) nnz = static_cast<index_type>(children);
         pairs = next;
       }
@@ -127,13 +158,15 @@ struct AddFormat<ExecSpace, HiSparseMatrix<Value, Device>> {
     return p;
   }
 
-  // One team per pair: a single thread on host backends (their loops are sequential), a warp on
-  // devices (most pairs hold a few entries; a map of d*d bits costs a warp d*d/1024 words per
-  // thread to clear and scan); the position maps in team scratch.
-  static Kokkos::TeamPolicy<ExecSpace> team_policy(const ExecSpace& space, index_type pairs, std::size_t scratch) {
-    constexpr bool on_host =
-        Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
-    return Kokkos::TeamPolicy<ExecSpace>(space, static_cast<int>(pairs), on_host ? 1 : 32)
+  // Teams for a level of `pairs` pairs: one thread each on host backends (their loops are
+  // sequential), the bin's threads on devices (a warp for most pairs: a map of d*d bits costs
+  // a warp d*d/1024 words per thread to clear and scan; a block for the largest); the position
+  // maps in team scratch.
+  static Kokkos::TeamPolicy<ExecSpace> team_policy(const ExecSpace& space, index_type pairs, const AddTeamBin& bin,
+                                                   std::size_t scratch) {
+    constexpr bool on_host = runs_on_host<ExecSpace>;
+    const index_type teams = pairs < bin.max_teams ? pairs : bin.max_teams;
+    return Kokkos::TeamPolicy<ExecSpace>(space, static_cast<int>(teams), on_host ? 1 : bin.threads)
         .set_scratch_size(0, Kokkos::PerTeam(scratch));
   }
 };

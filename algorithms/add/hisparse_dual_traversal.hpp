@@ -2,9 +2,15 @@
 // C = alpha op(A) + beta op(B) on HiSparse trees by a dual traversal (ICS'17
 // Section 5): both trees are walked together, level by level from the roots,
 // and every pair of nodes at the same position (either may be absent) becomes
-// one node of C. No entry is sorted and no intermediate COO is built.
+// one node of C. There is no global sort and no intermediate COO.
 //
-// Per level, one team per pair, twice:
+// Short pairs (both nodes sparse or absent, at most short_pair_entries entries
+// together: most pairs of irregular matrices, whose leaves hold one or two
+// entries) take one thread each and merge the two nodes' sorted position lists,
+// with no map (a transposed term's list is insertion-sorted first); the merge
+// order is the rank. Every other pair takes a team (a warp, or a block for
+// pairs of more than large_pair_entries entries or with a dense node), per
+// level twice:
 //   plan   marks the children (inner level) or entries (leaf level) of both
 //          nodes in a d*d-bit map in team scratch, in C's orientation (a
 //          transposed term swaps its local coordinates), and counts the union:
@@ -94,6 +100,87 @@ KOKKOS_INLINE_FUNCTION void team_mark_positions(const Member& team, const AddTer
   });
 }
 
+// The bins of node pairs. Short: both nodes sparse (or absent), at most short_pair_entries
+// entries together; one thread merges them (the position lists fit in registers and local
+// memory), where a team with a d*d-bit map for a pair of two one-entry leaves spent its time
+// clearing and scanning the map. Large: more than large_pair_entries entries, or a dense node
+// (d*d slots to visit); a block of threads, where a warp alone took a millisecond for the few
+// inner nodes of thousands of children that every tree of d = 128 has on its second level.
+// Every other pair: a warp.
+constexpr std::uint32_t short_pair_entries = 16;
+constexpr std::uint32_t large_pair_entries = 1024;
+enum class PairBin : std::uint32_t { short_pair = 0, warp_pair = 1, block_pair = 2 };
+
+// Entries (or children) of the node behind ref; 0 for the null reference.
+template <class Value, class Device>
+KOKKOS_INLINE_FUNCTION std::uint32_t node_entries(const AddTermRef<Value, Device>& term, offset_type ref) {
+  return ref == 0 ? 0u : term.tree.count(ref);
+}
+
+template <class Value, class Device>
+KOKKOS_INLINE_FUNCTION PairBin pair_bin(const AddTermRef<Value, Device>& A, offset_type a,
+                                        const AddTermRef<Value, Device>& B, offset_type b) {
+  const bool dense = (a != 0 && is_dense(type_of(a))) || (b != 0 && is_dense(type_of(b)));
+  const std::uint32_t entries = node_entries(A, a) + node_entries(B, b);
+  if (dense || entries > large_pair_entries) return PairBin::block_pair;
+  return entries <= short_pair_entries ? PairBin::short_pair : PairBin::warp_pair;
+}
+
+// A sparse node's positions in C's orientation, ascending, each with the index of its entry.
+struct SortedPositions {
+  std::uint32_t size = 0;
+  std::uint32_t position[short_pair_entries];
+  std::uint8_t entry[short_pair_entries];
+  const unsigned char* payload = nullptr;
+};
+
+// Reads the node behind ref (sparse, at most short_pair_entries entries) into s. Its entries are
+// stored row-major, so positions arrive in order unless the term is transposed; the insertion
+// sort costs one comparison per entry then.
+template <class Value, class Device>
+KOKKOS_INLINE_FUNCTION void load_sorted_positions(const AddTermRef<Value, Device>& term, offset_type ref, int b,
+                                                  SortedPositions& s) {
+  s.size = 0;
+  if (ref == 0) return;
+  const NodeType t = type_of(ref);
+  const unsigned char* node = term.tree.bytes() + offset_of(ref);
+  const std::uint32_t count = *reinterpret_cast<const std::uint32_t*>(node);
+  s.payload = node + payload_offset(t, count, b, sizeof(Value));
+  for (std::uint32_t k = 0; k < count; ++k) {
+    const std::uint32_t r = node[node_header_bytes + 2 * k], c = node[node_header_bytes + 2 * k + 1];
+    const std::uint32_t pos = term.transposed ? (c << b) | r : (r << b) | c;
+    std::uint32_t j = k;
+    for (; j > 0 && s.position[j - 1] > pos; --j) {
+      s.position[j] = s.position[j - 1];
+      s.entry[j] = s.entry[j - 1];
+    }
+    s.position[j] = pos;
+    s.entry[j] = static_cast<std::uint8_t>(k);
+  }
+  s.size = count;
+}
+
+// f(k, position, entry in a or -1, entry in b or -1) for the k-th position of the union, in order.
+template <class F>
+KOKKOS_INLINE_FUNCTION std::uint32_t merge_positions(const SortedPositions& a, const SortedPositions& b, const F& f) {
+  std::uint32_t i = 0, j = 0, k = 0;
+  while (i < a.size || j < b.size) {
+    if (j == b.size || (i < a.size && a.position[i] < b.position[j])) {
+      f(k, a.position[i], int(a.entry[i]), -1);
+      ++i;
+    } else if (i == a.size || b.position[j] < a.position[i]) {
+      f(k, b.position[j], -1, int(b.entry[j]));
+      ++j;
+    } else {
+      f(k, a.position[i], int(a.entry[i]), int(b.entry[j]));
+      ++i;
+      ++j;
+    }
+    ++k;
+  }
+  return k;
+}
+
 // The pairs of one level: the nodes of A and B at one position (0 where a term has none) and
 // where C's reference to the node built from them goes.
 template <class Device>
@@ -111,7 +198,44 @@ struct AddTeam {
   static std::size_t map_bytes(int log2_block) { return scratch_words::shmem_size(position_words(log2_block)); }
 };
 
+// C's node type and bytes for a pair's union count.
+template <class Value, class Device>
+KOKKOS_INLINE_FUNCTION void plan_node(const Kokkos::View<offset_type*, Device>& count,
+                                      const Kokkos::View<offset_type*, Device>& type,
+                                      const Kokkos::View<offset_type*, Device>& bytes, index_type i, offset_type n,
+                                      int log2_block, bool leaf) {
+  const NodeType t = choose_node_type(leaf, n, log2_block, sizeof(Value));
+  count(i) = n;
+  type(i) = t;
+  bytes(i) = node_bytes(t, n, log2_block, sizeof(Value));
+}
+
+// A level's totals, written on the device by the last iteration of each scan and read by the
+// host once per level (launch sizes need nothing from the host: teams loop over their bin).
+enum LevelTotal : int { packed_bin_counts = 0, level_bytes = 1, level_children = 2, level_total_slots = 3 };
+
+// One bin of team pairs as ListTeamPairs left it: warp pairs from the front of `list`, block
+// pairs from its back, their counts packed in totals(packed_bin_counts).
+template <class Device>
+struct TeamPairList {
+  Kokkos::View<const offset_type*, Device> list;
+  Kokkos::View<const offset_type*, Device> totals;
+  bool block_bin = false;
+
+  KOKKOS_INLINE_FUNCTION offset_type size() const {
+    const offset_type packed = totals(packed_bin_counts);
+    return block_bin ? packed >> 32 : packed & 0xffffffffu;
+  }
+  KOKKOS_INLINE_FUNCTION index_type operator[](const offset_type k) const {
+    return static_cast<index_type>(block_bin ? list(list.extent(0) - 1 - k) : list(k));
+  }
+};
+
 // Plan: the size of the union of each pair's positions, and C's node type and bytes for it.
+// One functor, two launches per level: a range over all pairs plans the short ones (one thread
+// each) and counts every other pair for its bin, as a packed pair of counts in bin_count (warp
+// pairs in the low 32 bits, block pairs in the high 32 bits: a level has fewer than 2^31 pairs)
+// that ListTeamPairs turns into the bins' lists; then teams plan the pairs of each bin.
 template <class Value, class Device>
 struct PlanAddNodes {
   using member_type = typename AddTeam<Device>::member_type;
@@ -119,15 +243,40 @@ struct PlanAddNodes {
   AddTermRef<Value, Device> A, B;
   Kokkos::View<const offset_type*, Device> a, b;
   Kokkos::View<offset_type*, Device> count, type, bytes;
+  Kokkos::View<offset_type*, Device> bin_count;  // the range launch's
+  TeamPairList<Device> bin;                       // the team launch's pairs, a team at a time
   int log2_block;
   bool leaf;
 
   static std::size_t scratch_bytes(int log2_block) { return AddTeam<Device>::map_bytes(log2_block); }
 
+  KOKKOS_INLINE_FUNCTION void operator()(const index_type i) const {
+    const PairBin kind = pair_bin(A, a(i), B, b(i));
+    if (kind != PairBin::short_pair) {
+      bin_count(i) = kind == PairBin::warp_pair ? offset_type(1) : offset_type(1) << 32;
+      return;
+    }
+    bin_count(i) = 0;
+    SortedPositions pa, pb;
+    load_sorted_positions(A, a(i), log2_block, pa);
+    load_sorted_positions(B, b(i), log2_block, pb);
+    const std::uint32_t n = merge_positions(pa, pb, [](std::uint32_t, std::uint32_t, int, int) {});
+    plan_node<Value>(count, type, bytes, i, n, log2_block, leaf);
+  }
+
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
-    const index_type i = team.league_rank();
+    // Team scratch is handed out once per team (each view advances its allocator).
     const int words = position_words(log2_block);
     scratch_words bits(team.team_scratch(0), words);
+    const offset_type size = bin.size();
+    for (offset_type k = team.league_rank(); k < size; k += team.league_size()) {
+      plan(team, bin[k], bits);
+      team.team_barrier();  // the map is cleared for the next pair
+    }
+  }
+
+  KOKKOS_INLINE_FUNCTION void plan(const member_type& team, const index_type i, const scratch_words& bits) const {
+    const int words = position_words(log2_block);
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, words), [&](const int w) { bits(w) = 0; });
     team.team_barrier();
     team_mark_positions(team, A, a(i), log2_block, bits.data());
@@ -136,25 +285,46 @@ struct PlanAddNodes {
     offset_type n = 0;
     Kokkos::parallel_reduce(
         Kokkos::TeamThreadRange(team, words), [&](const int w, offset_type& s) { s += popcount32(bits(w)); }, n);
-    Kokkos::single(Kokkos::PerTeam(team), [&]() {
-      const NodeType t = choose_node_type(leaf, n, log2_block, sizeof(Value));
-      count(i) = n;
-      type(i) = t;
-      bytes(i) = node_bytes(t, n, log2_block, sizeof(Value));
-    });
+    Kokkos::single(Kokkos::PerTeam(team), [&]() { plan_node<Value>(count, type, bytes, i, n, log2_block, leaf); });
   }
 };
 
-// Exclusive scan of a level's node bytes (from `base`) into offsets.
+// The warp pairs' indices from the front of `list`, the block pairs' from its back (an
+// exclusive scan of the packed counts).
+template <class Device>
+struct ListTeamPairs {
+  Kokkos::View<const offset_type*, Device> bin_count;
+  Kokkos::View<offset_type*, Device> list;
+  Kokkos::View<offset_type*, Device> totals;  // totals(packed_bin_counts) := both bins' counts
+  index_type last;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const index_type i, offset_type& at, const bool final) const {
+    const offset_type c = bin_count(i);
+    if (final && c != 0) {
+      if (c == 1) {
+        list(at & 0xffffffffu) = static_cast<offset_type>(i);
+      } else {
+        list(list.extent(0) - 1 - (at >> 32)) = static_cast<offset_type>(i);
+      }
+    }
+    at += c;
+    if (final && i == last) totals(packed_bin_counts) = at;
+  }
+};
+
+// Exclusive scan of a level's node bytes (from `base`) into offsets; totals(level_bytes) := the sum.
 template <class Device>
 struct PlaceAddNodes {
   Kokkos::View<const offset_type*, Device> bytes;
   Kokkos::View<offset_type*, Device> offset;
   offset_type base;
+  Kokkos::View<offset_type*, Device> totals;
+  index_type last;
 
   KOKKOS_INLINE_FUNCTION void operator()(const index_type i, offset_type& at, const bool final) const {
     if (final) offset(i) = base + at;
     at += bytes(i);
+    if (final && i == last) totals(level_bytes) = at;
   }
 };
 
@@ -163,14 +333,35 @@ template <class Device>
 struct NumberAddChildren {
   Kokkos::View<const offset_type*, Device> count;
   Kokkos::View<offset_type*, Device> first;
+  Kokkos::View<offset_type*, Device> totals;  // totals(level_children) := the sum
+  index_type last;
 
   KOKKOS_INLINE_FUNCTION void operator()(const index_type i, offset_type& at, const bool final) const {
     if (final) first(i) = at;
     at += count(i);
+    if (final && i == last) totals(level_children) = at;
   }
 };
 
+// C's node header (its count) and its reference, in its parent's slot or C's root cell.
+template <class Device>
+KOKKOS_INLINE_FUNCTION void write_node_header(const Kokkos::View<std::uint64_t*, Device>& pool,
+                                              const Kokkos::View<offset_type, Device>& root, offset_type at,
+                                              NodeType t, offset_type n, offset_type slot) {
+  unsigned char* const base = reinterpret_cast<unsigned char*>(pool.data());
+  *reinterpret_cast<std::uint32_t*>(base + at) = static_cast<std::uint32_t>(n);
+  const offset_type ref = make_ref(at, t);
+  if (slot == add_root_slot) {
+    root() = ref;
+  } else {
+    *reinterpret_cast<offset_type*>(base + slot) = ref;
+  }
+}
+
 // Write: C's node of each pair, its reference, and on inner levels the next level's pairs.
+// Two launches per level, as for the plan: a range over all pairs writes the short ones, one
+// thread each (the merge in position order gives every entry its rank, so a sparse node is
+// written in order, a dense one from small blocks by position); then teams write each bin's.
 template <class Value, class Device>
 struct WriteAddNodes {
   using member_type = typename AddTeam<Device>::member_type;
@@ -181,16 +372,63 @@ struct WriteAddNodes {
   AddPairs<Device> next;  // inner levels
   Kokkos::View<std::uint64_t*, Device> pool;
   Kokkos::View<offset_type, Device> root;
+  TeamPairList<Device> bin;  // the team launch's pairs, a team at a time
   int log2_block;
   bool leaf;
 
   static std::size_t scratch_bytes(int log2_block) { return 3 * AddTeam<Device>::map_bytes(log2_block); }
 
+  KOKKOS_INLINE_FUNCTION void operator()(const index_type i) const {
+    if (pair_bin(A, pairs.a(i), B, pairs.b(i)) != PairBin::short_pair) return;
+    SortedPositions pa, pb;
+    load_sorted_positions(A, pairs.a(i), log2_block, pa);
+    load_sorted_positions(B, pairs.b(i), log2_block, pb);
+    const NodeType t = static_cast<NodeType>(type(i));
+    const offset_type at = offset(i), n = count(i);
+    write_node_header(pool, root, at, t, n, pairs.slot(i));
+    unsigned char* const node = reinterpret_cast<unsigned char*>(pool.data()) + at;
+    const offset_type payload_at = payload_offset(t, n, log2_block, sizeof(Value));
+    const bool dense = is_dense(t);
+    const std::uint32_t low = (1u << log2_block) - 1u;
+    const index_type first = leaf ? 0 : static_cast<index_type>(first_child(i));
+    merge_positions(pa, pb, [&](const std::uint32_t k, const std::uint32_t pos, const int ia, const int ib) {
+      const std::uint32_t slot = dense ? pos : k;
+      if (!dense) {
+        node[node_header_bytes + 2 * k] = static_cast<unsigned char>(pos >> log2_block);
+        node[node_header_bytes + 2 * k + 1] = static_cast<unsigned char>(pos & low);
+      }
+      if (leaf) {
+        // The order of the team path: alpha a, then + beta b.
+        Value v = ia >= 0 ? A.term_value(reinterpret_cast<const Value*>(pa.payload)[ia]) : Value(0);
+        if (ib >= 0) {
+          const Value w = B.term_value(reinterpret_cast<const Value*>(pb.payload)[ib]);
+          v = ia >= 0 ? v + w : w;
+        }
+        reinterpret_cast<Value*>(node + payload_at)[slot] = v;
+        if (dense) node[dense_mask_offset() + pos / 8] |= static_cast<unsigned char>(1u << (pos % 8));
+      } else {
+        const index_type j = first + static_cast<index_type>(k);
+        if (ia >= 0) next.a(j) = reinterpret_cast<const offset_type*>(pa.payload)[ia];
+        if (ib >= 0) next.b(j) = reinterpret_cast<const offset_type*>(pb.payload)[ib];
+        next.slot(j) = at + payload_at + offset_type(slot) * 8;
+      }
+    });
+  }
+
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
-    const index_type i = team.league_rank();
     const int words = position_words(log2_block);
     scratch_words in_a(team.team_scratch(0), words), in_b(team.team_scratch(0), words);
     scratch_words before(team.team_scratch(0), words);  // positions of the union in earlier words
+    const offset_type size = bin.size();
+    for (offset_type k = team.league_rank(); k < size; k += team.league_size()) {
+      write(team, bin[k], in_a, in_b, before);
+      team.team_barrier();  // the maps are cleared for the next pair
+    }
+  }
+
+  KOKKOS_INLINE_FUNCTION void write(const member_type& team, const index_type i, const scratch_words& in_a,
+                                    const scratch_words& in_b, const scratch_words& before) const {
+    const int words = position_words(log2_block);
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, words), [&](const int w) {
       in_a(w) = 0;
       in_b(w) = 0;
@@ -217,16 +455,7 @@ struct WriteAddNodes {
       const std::uint32_t w = pos / 32, below = (1u << (pos % 32)) - 1u;
       return before(w) + popcount32((in_a(w) | in_b(w)) & below);
     };
-    Kokkos::single(Kokkos::PerTeam(team), [&]() {
-      *reinterpret_cast<std::uint32_t*>(node) = static_cast<std::uint32_t>(n);
-      const offset_type ref = make_ref(at, t);
-      const offset_type slot = pairs.slot(i);
-      if (slot == add_root_slot) {
-        root() = ref;
-      } else {
-        *reinterpret_cast<offset_type*>(reinterpret_cast<unsigned char*>(pool.data()) + slot) = ref;
-      }
-    });
+    Kokkos::single(Kokkos::PerTeam(team), [&]() { write_node_header(pool, root, at, t, n, pairs.slot(i)); });
     if (dense && leaf) {
       // The occupancy mask is the union map itself (byte j of the mask is bits 8j..8j+7).
       std::uint32_t* const mask = reinterpret_cast<std::uint32_t*>(node + dense_mask_offset());

@@ -3,7 +3,8 @@
 // a full row and column) plus a partner that overlaps half its entries, cancels some exactly
 // and adds new ones, in the four transpose combinations and three conjugating ones, with
 // scale factors; terms carrying their own transpose flag and scale; terms that share
-// sub-trees after local edits; terms of different block sizes; and the errors.
+// sub-trees after local edits; terms of different block sizes; pairs at the edge between the
+// one-thread merge and the team path; and the errors.
 #include "algorithms/add/add_check.hpp"
 #include "formats/hisparse/hisparse_test_matrices.hpp"
 
@@ -15,6 +16,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <utility>
 
@@ -129,6 +131,49 @@ TYPED_TEST(HiSparseAdd, TermsOfDifferentBlockSizes) {
       const auto C = add(m.a, alpha, A, m.b, beta, B);
       EXPECT_EQ(C.log2_block(), c.log2_block);
       test::expect_add_matches_reference(C, reference::coo_add(ma, alpha, a, mb, beta, b));
+    }
+  }
+}
+
+// Pairs of leaves at the edge between the one-thread merge (both nodes sparse, at most
+// short_pair_entries entries together) and the team path: 16 and 17 entries together, with and
+// without overlap, one side absent, transposed terms (whose positions arrive out of order), and
+// dense nodes from small blocks.
+TYPED_TEST(HiSparseAdd, ShortAndTeamPairsMeetAtTheirEdge) {
+  using Value = TypeParam;
+  static_assert(hisparse::Impl::short_pair_entries == 16, "the cases below sit at 16 entries");
+  struct LeafPair {
+    int a, b, overlap;  // entries of A's leaf, of the partner's, and positions they share
+  };
+  constexpr LeafPair leaves[] = {{8, 8, 0},  {8, 9, 0},  {8, 8, 4},  {9, 8, 8},  {16, 0, 0}, {17, 0, 0},
+                                 {0, 16, 0}, {0, 17, 0}, {1, 1, 1},  {15, 1, 0}, {1, 16, 0}, {12, 5, 3},
+                                 {16, 16, 16}, {2, 15, 1}, {0, 1, 0}, {64, 1, 1}};
+  constexpr int count = sizeof(leaves) / sizeof(leaves[0]);
+  for (const int log2_block : {3, 2}) {
+    SCOPED_TRACE("d = " + std::to_string(1 << log2_block));
+    const index_type d = index_type(1) << log2_block, positions = d * d;
+    HostCoo<Value> a(d, count * d), p(d, count * d);
+    for (int j = 0; j < count; ++j) {
+      // Leaf j's positions in a fixed order of odd steps (a permutation of its d * d positions);
+      // a count past d * d is cut there.
+      const auto put = [&](HostCoo<Value>& m, index_type k, double v) {
+        const index_type pos = (k * 37 + 11) % positions;
+        m.push_back(pos / d, j * d + pos % d, value_from<Value>(v, 0.5 * v));
+      };
+      const index_type na = std::min<index_type>(leaves[j].a, positions);
+      for (index_type k = 0; k < na; ++k) put(a, k, 1.0 + double(k));
+      const index_type first_b = na - leaves[j].overlap;
+      for (index_type k = first_b; k < first_b + leaves[j].b && k < positions; ++k) put(p, k, -2.0 - double(k));
+    }
+    const Value alpha = value_from<Value>(1.5, -0.5), beta = value_from<Value>(0.75, 0.0);
+    const auto A = to_hisparse<Device>(a, log2_block);
+    for (const ModePair& m : mode_pairs) {
+      SCOPED_TRACE(std::string("op(A) = ") + m.a + ", op(B) = " + m.b);
+      const SpmvMode ma = parse_spmv_mode(m.a), mb = parse_spmv_mode(m.b);
+      const auto b = is_transposed(ma) == is_transposed(mb) ? p : transposed(p);
+      const auto B = to_hisparse<Device>(b, log2_block);
+      test::expect_add_matches_reference(add(ExecSpace(), m.a, alpha, A, m.b, beta, B),
+                                         reference::coo_add(ma, alpha, a, mb, beta, b));
     }
   }
 }
