@@ -5,12 +5,11 @@
 // each), a scan listing the others by bin, a planning launch per bin (teams of
 // a warp or a block, looping over the bin's list), two scans, one read of the
 // level's totals on the host (to size the next level and grow the pool), and
-// the writing launches. Transposing or
-// conjugating a term costs nothing extra: the traversal reads the term's nodes
-// with swapped local coordinates and conjugated values. The block size of C is
-// A's; a B of another block size is first re-blocked by the conversion (its
-// entries to COO, then a tree of A's block size), which is the one case that
-// sorts.
+// the writing launches. Transposing or conjugating a term costs nothing extra:
+// the traversal reads the term's nodes with swapped local coordinates and
+// conjugated values. The block size of C is A's; a B of another block size is
+// first re-blocked by the conversion (its entries to COO, then a tree of A's
+// block size), which is the one case that sorts.
 // Kernels are named functors, not extended lambdas: see docs/BACKENDS.md, "Extended lambdas".
 #include <strata/algorithms/add/add_format.hpp>
 #include <strata/algorithms/add/hisparse_dual_traversal.hpp>
