@@ -59,7 +59,17 @@ struct AddTermRef {
   Value factor = Value(1);
 
   KOKKOS_INLINE_FUNCTION Value term_value(const Value& v) const { return factor * (conjugated ? conjugate(v) : v); }
+  // The position in C's node (row-major, d = 2^b) of the term's local coordinates (r, c).
+  KOKKOS_INLINE_FUNCTION std::uint32_t position(std::uint32_t r, std::uint32_t c, int b) const {
+    return transposed ? (c << b) | r : (r << b) | c;
+  }
 };
+
+// Writes entry k's local coordinates in a sparse node of C from its position.
+KOKKOS_INLINE_FUNCTION void write_coordinates(unsigned char* node, std::uint32_t k, std::uint32_t pos, int b) {
+  node[node_header_bytes + 2 * k] = static_cast<unsigned char>(pos >> b);
+  node[node_header_bytes + 2 * k + 1] = static_cast<unsigned char>(pos & ((1u << b) - 1u));
+}
 
 // f(position in C's node, payload address) for every child or entry of the node behind ref
 // (nothing for the null reference), spread over the team's threads.
@@ -74,19 +84,17 @@ KOKKOS_INLINE_FUNCTION void team_for_each_position(const Member& team, const Add
   const offset_type payload_size = payload_bytes(leaf, sizeof(Value));
   const unsigned char* payload = node + payload_offset(t, count, b, sizeof(Value));
   const std::uint32_t d = 1u << b;
-  const bool transposed = term.transposed;
   if (is_dense(t)) {
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, d * d), [&](const std::uint32_t slot) {
       const bool present = leaf ? ((node[dense_mask_offset() + slot / 8] >> (slot % 8)) & 1u) != 0
                                 : *reinterpret_cast<const offset_type*>(payload + slot * 8) != 0;
       if (!present) return;
-      const std::uint32_t r = slot / d, c = slot % d;
-      f(transposed ? c * d + r : slot, payload + slot * payload_size);
+      f(term.position(slot >> b, slot & (d - 1), b), payload + slot * payload_size);
     });
   } else {
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count), [&](const std::uint32_t k) {
-      const std::uint32_t r = node[node_header_bytes + 2 * k], c = node[node_header_bytes + 2 * k + 1];
-      f(transposed ? c * d + r : r * d + c, payload + k * payload_size);
+      f(term.position(node[node_header_bytes + 2 * k], node[node_header_bytes + 2 * k + 1], b),
+        payload + k * payload_size);
     });
   }
 }
@@ -147,8 +155,7 @@ KOKKOS_INLINE_FUNCTION void load_sorted_positions(const AddTermRef<Value, Device
   const std::uint32_t count = *reinterpret_cast<const std::uint32_t*>(node);
   s.payload = node + payload_offset(t, count, b, sizeof(Value));
   for (std::uint32_t k = 0; k < count; ++k) {
-    const std::uint32_t r = node[node_header_bytes + 2 * k], c = node[node_header_bytes + 2 * k + 1];
-    const std::uint32_t pos = term.transposed ? (c << b) | r : (r << b) | c;
+    const std::uint32_t pos = term.position(node[node_header_bytes + 2 * k], node[node_header_bytes + 2 * k + 1], b);
     std::uint32_t j = k;
     for (; j > 0 && s.position[j - 1] > pos; --j) {
       s.position[j] = s.position[j - 1];
@@ -389,14 +396,10 @@ struct WriteAddNodes {
     unsigned char* const node = reinterpret_cast<unsigned char*>(pool.data()) + at;
     const offset_type payload_at = payload_offset(t, n, log2_block, sizeof(Value));
     const bool dense = is_dense(t);
-    const std::uint32_t low = (1u << log2_block) - 1u;
     const index_type first = leaf ? 0 : static_cast<index_type>(first_child(i));
     merge_positions(pa, pb, [&](const std::uint32_t k, const std::uint32_t pos, const int ia, const int ib) {
       const std::uint32_t slot = dense ? pos : k;
-      if (!dense) {
-        node[node_header_bytes + 2 * k] = static_cast<unsigned char>(pos >> log2_block);
-        node[node_header_bytes + 2 * k + 1] = static_cast<unsigned char>(pos & low);
-      }
+      if (!dense) write_coordinates(node, k, pos, log2_block);
       if (leaf) {
         // The order of the team path: alpha a, then + beta b.
         Value v = ia >= 0 ? A.term_value(reinterpret_cast<const Value*>(pa.payload)[ia]) : Value(0);
@@ -472,10 +475,7 @@ struct WriteAddNodes {
     // Where position pos of this node goes, and its coordinates for sparse nodes.
     const auto place = [&](const std::uint32_t pos) {
       const std::uint32_t k = dense ? pos : rank(pos);
-      if (!dense) {
-        node[node_header_bytes + 2 * k] = static_cast<unsigned char>(pos / d);
-        node[node_header_bytes + 2 * k + 1] = static_cast<unsigned char>(pos % d);
-      }
+      if (!dense) write_coordinates(node, k, pos, log2_block);
       return k;
     };
     if (leaf) {
