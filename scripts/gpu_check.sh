@@ -3,7 +3,7 @@
 # device code. Needs no network, no Kokkos install and no CMake: it runs prebuilt CUDA executables.
 #
 # Usage: scripts/gpu_check.sh [DIR] [options]
-#   DIR   a folder staged by scripts/stage_gpu_carry.sh (executables.tar.gz, lib/, matrices/;
+#   DIR   a folder staged by scripts/stage_gpu_carry.sh (executables.tar.xz, lib/, matrices/;
 #         default .carry/gpu; the executables are unpacked into a temporary folder), or a CUDA
 #         build tree (e.g. build-cuda, when it was built on this machine)
 #   --matrix-dir DIR         real matrices (.mtx/.mtx.gz); default DIR/matrices when present.
@@ -84,10 +84,10 @@ fi
 
 # Executables by pattern, whatever the build tree's layout: tests strata_*_tests, the command strata.
 search="$dir"
-if [ -f "$dir/executables.tar.gz" ]; then
+if [ -f "$dir/executables.tar.xz" ]; then
   unpacked="$(mktemp -d)"
   trap 'rm -rf "$unpacked"' EXIT
-  tar -xzf "$dir/executables.tar.gz" -C "$unpacked" || { echo "gpu_check: cannot unpack $dir/executables.tar.gz" >&2; exit 2; }
+  tar -xJf "$dir/executables.tar.xz" -C "$unpacked" || { echo "gpu_check: cannot unpack $dir/executables.tar.xz" >&2; exit 2; }
   search="$unpacked"
 fi
 mapfile -t tests < <(find "$search" -type f -perm -u+x -name 'strata_*_tests' | sort)

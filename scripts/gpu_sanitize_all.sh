@@ -34,8 +34,8 @@ done
 [ -d "$dir" ] || { echo "gpu_sanitize_all: no such folder: $dir" >&2; exit 2; }
 
 # The executables' names, from the staged archive or the build tree.
-if [ -f "$dir/executables.tar.gz" ]; then
-  mapfile -t names < <(tar -tzf "$dir/executables.tar.gz" | grep -E '(^|/)strata_[a-z_]*_tests$' | xargs -n1 basename | sort -u)
+if [ -f "$dir/executables.tar.xz" ]; then
+  mapfile -t names < <(tar -tJf "$dir/executables.tar.xz" | grep -E '(^|/)strata_[a-z_]*_tests$' | xargs -n1 basename | sort -u)
 else
   mapfile -t names < <(find "$dir" -type f -perm -u+x -name 'strata_*_tests' -printf '%f\n' | sort -u)
 fi

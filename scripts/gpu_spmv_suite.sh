@@ -5,7 +5,7 @@
 # matrix): split it over commands of a few minutes with --part.
 #
 # Usage: scripts/gpu_spmv_suite.sh [DIR] --part generated|real [suite options...]
-#   DIR      staged folder (default .carry/gpu): executables.tar.gz, lib/, matrices/
+#   DIR      staged folder (default .carry/gpu): executables.tar.xz, lib/, matrices/
 #   --part generated   the generated GPU-scale matrices only (the suite's defaults, no files)
 #   --part real        the real matrices of DIR/matrices only
 #   other options go to strata_spmv_suite (e.g. --formats=all --modes=N,T --precisions=double)
@@ -25,14 +25,14 @@ case "$part" in
   generated|real) ;;
   *) echo "gpu_spmv_suite: --part generated|real is required" >&2; exit 2 ;;
 esac
-[ -f "$dir/executables.tar.gz" ] || { echo "gpu_spmv_suite: $dir/executables.tar.gz not found" >&2; exit 2; }
+[ -f "$dir/executables.tar.xz" ] || { echo "gpu_spmv_suite: $dir/executables.tar.xz not found" >&2; exit 2; }
 cuda_home="${CUDA_HOME:-/usr/local/cuda}"
 export LD_LIBRARY_PATH="$dir/lib:$cuda_home/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 unpacked="$(mktemp -d)"
 trap 'rm -rf "$unpacked"' EXIT
-tar -xzf "$dir/executables.tar.gz" -C "$unpacked"
+tar -xJf "$dir/executables.tar.xz" -C "$unpacked"
 suite="$(find "$unpacked" -type f -perm -u+x -name strata_spmv_suite | head -n 1)"
-[ -n "$suite" ] || { echo "gpu_spmv_suite: no strata_spmv_suite in $dir/executables.tar.gz" >&2; exit 2; }
+[ -n "$suite" ] || { echo "gpu_spmv_suite: no strata_spmv_suite in $dir/executables.tar.xz" >&2; exit 2; }
 
 out="${OUT:-.}"
 selection=()

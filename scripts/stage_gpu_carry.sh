@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Stages a CUDA build for the GPU machine, small enough to carry (64 MiB for all carried paths):
 # into DEST (git-ignored) go the executables of BUILD_DIR (tests, command, benchmarks; symbols
-# kept for sanitizer backtraces, debug info stripped) as executables.tar.gz (about 15 MiB instead
-# of 70), the shared libraries they need that a Debian-like machine with the CUDA toolkit may lack
-# (lib/: all but the C/C++ runtime, zlib and CUDA's own), and the real matrices (matrices/, 20 MiB).
+# kept for sanitizer backtraces, debug info stripped) as executables.tar.xz (xz: 31 MiB for the
+# 15 executables of a build of every target on 2026-11-26, where gzip gave 53 MiB), the shared
+# libraries they need that a Debian-like machine with the CUDA toolkit may lack (lib/: all but
+# the C/C++ runtime, zlib and CUDA's own), and the real matrices (matrices/, 20 MiB).
 # scripts/gpu_check.sh unpacks the executables into a temporary folder.
 # Usage: scripts/stage_gpu_carry.sh [BUILD_DIR] [DEST] [--matrix-dir DIR | --no-matrices]
 #   defaults: build-cuda, .carry/gpu, --matrix-dir ${STRATA_MATRIX_DIR:-../shared/matrices}
@@ -63,7 +64,7 @@ for exe in "${staged[@]}"; do
   done < <(ldd "$exe" | awk '/=>/ {print $1, $3} !/=>/ && $1 ~ /^\// {n=split($1,a,"/"); print a[n], $1}')
 done
 for soname in "${!libs[@]}"; do cp -L "${libs[$soname]}" "$dest/lib/$soname"; done
-tar -C "$(dirname "$bin")" -czf "$dest/executables.tar.gz" bin
+tar -C "$(dirname "$bin")" -cJf "$dest/executables.tar.xz" bin
 
 if [ -n "$matrix_dir" ] && [ -d "$matrix_dir" ]; then
   mkdir -p "$dest/matrices"

@@ -14,6 +14,7 @@
 #include <strata/algorithms/add/add_format.hpp>
 #include <strata/algorithms/add/hisparse_dual_traversal.hpp>
 #include <strata/algorithms/spmv/mode.hpp>
+#include <strata/core/explicit_instances.hpp>
 #include <strata/core/runs_on_host.hpp>
 #include <strata/formats/hisparse/hisparse_convert.hpp>
 
@@ -45,94 +46,7 @@ struct AddFormat<ExecSpace, HiSparseMatrix<Value, Device>> {
                 "strata::add: a HiSparseMatrix adds on its own execution space (Device::execution_space)");
 
   static matrix_type apply(const ExecSpace& space, SpmvMode mode_a, const Value& alpha, const matrix_type& A,
-                           SpmvMode mode_b, const Value& beta, const matrix_type& B) {
-    using namespace hisparse;
-    using namespace hisparse::Impl;
-    const int b = A.log2_block();
-    // Work queued on `space` may still be writing the terms' pools.
-    space.fence();
-    matrix_type a = A, other = B;
-    if (is_transposed(mode_a)) a.transpose();
-    if (is_transposed(mode_b)) other.transpose();
-    if (other.log2_block() != b) {
-      // Re-blocked with its transform applied: the new tree is other's logical matrix.
-      other = to_hisparse(to_device_coo(other), b);
-    }
-    const index_type rows = a.num_rows(), cols = a.num_cols();
-    const int L = a.levels();
-    STRATA_REQUIRE(other.levels() == L, "strata::add: the terms' trees have " + std::to_string(L) + " and " +
-                                            std::to_string(other.levels()) + " levels");
-    const AddTermRef<Value, Device> ta = term(a, alpha, is_conjugated(mode_a));
-    const AddTermRef<Value, Device> tb = term(other, beta, is_conjugated(mode_b));
-
-    auto storage = std::make_shared<PoolStorage<Device>>();
-    offset_type used = pool_header_bytes;
-    storage->words = Kokkos::View<std::uint64_t*, Device>("strata::add::pool", used / 8);
-    FromCoo<Value, Device>::write_header(storage->words, b);
-    Kokkos::View<offset_type, Device> root("strata::add::root");
-    index_type nnz = 0;
-    if (a.root() != 0 || other.root() != 0) {
-      Kokkos::View<offset_type*, Device> totals("strata::add::level_totals", level_total_slots);
-      const auto totals_on_host = Kokkos::create_mirror_view(totals);
-      AddPairs<Device> pairs = new_pairs(1);
-      Kokkos::deep_copy(Kokkos::subview(pairs.a, 0), a.root());
-      Kokkos::deep_copy(Kokkos::subview(pairs.b, 0), other.root());
-      Kokkos::deep_copy(Kokkos::subview(pairs.slot, 0), add_root_slot);
-      for (int l = 0; l < L; ++l) {
-        const bool leaf = l == L - 1;
-        const index_type n = pairs.size;
-        STRATA_REQUIRE(n <= std::numeric_limits<int>::max(),
-                       "strata::add: " + std::to_string(n) + " node pairs on level " + std::to_string(l) +
-                           " exceed one launch (at most " + std::to_string(std::numeric_limits<int>::max()) + ")");
-        // The level's plan in one allocation: per pair its union count, C's node type, bytes and
-        // pool offset, (inner levels) the index of its first child pair, and the lists of the
-        // pairs that take a team (ListTeamPairs). The offsets hold the bin counts until they are
-        // placed.
-        Kokkos::View<offset_type*, Device> plan(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::add::plan"),
-                                                6 * n);
-        const auto part = [&](int k) { return Kokkos::subview(plan, std::make_pair(k * n, (k + 1) * n)); };
-        const auto count = part(0), type = part(1), bytes = part(2), offset = part(3), first = part(4);
-        const auto team_pairs = part(5);
-        PlanAddNodes<Value, Device> plan_nodes{ta, tb, pairs.a, pairs.b, count, type, bytes, offset, {}, b, leaf};
-        Kokkos::parallel_for("strata::add::plan_short_nodes", Kokkos::RangePolicy<ExecSpace>(space, 0, n), plan_nodes);
-        Kokkos::parallel_scan("strata::add::list_team_pairs", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
-                              ListTeamPairs<Device>{offset, team_pairs, totals, n - 1});
-        for (const AddTeamBin& bin : add_team_bins) {
-          plan_nodes.bin = TeamPairList<Device>{team_pairs, totals, bin.block};
-          Kokkos::parallel_for("strata::add::plan_nodes",
-                               team_policy(space, n, bin, PlanAddNodes<Value, Device>::scratch_bytes(b)), plan_nodes);
-        }
-        Kokkos::parallel_scan("strata::add::place_nodes", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
-                              PlaceAddNodes<Device>{bytes, offset, used, totals, n - 1});
-        Kokkos::parallel_scan("strata::add::number_children", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
-                              NumberAddChildren<Device>{count, first, totals, n - 1});
-        // The one read of the level on the host: its bytes and its children.
-        Kokkos::deep_copy(space, totals_on_host, totals);
-        space.fence();
-        const offset_type children = totals_on_host(level_children);
-        used += totals_on_host(level_bytes);
-        // Grown by exactly this level's nodes; the new bytes are zero (padding and absent slots).
-        Kokkos::resize(storage->words, used / 8);
-        AddPairs<Device> next = leaf ? AddPairs<Device>{} : new_pairs(children);
-        WriteAddNodes<Value, Device> write_nodes{ta,   tb, pairs, count, first, type, offset, next, storage->words,
-                                                 root, {}, b,    leaf};
-        Kokkos::parallel_for("strata::add::write_short_nodes", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
-                             write_nodes);
-        for (const AddTeamBin& bin : add_team_bins) {
-          write_nodes.bin = TeamPairList<Device>{team_pairs, totals, bin.block};
-          Kokkos::parallel_for("strata::add::write_nodes",
-                               team_policy(space, n, bin, WriteAddNodes<Value, Device>::scratch_bytes(b)), write_nodes);
-        }
-        if (leaf) nnz = static_cast<index_type>(children);
-        pairs = next;
-      }
-    }
-    space.fence();
-    storage->used_bytes = used;
-    offset_type root_ref = 0;
-    Kokkos::deep_copy(root_ref, root);
-    return matrix_type(storage, root_ref, rows, cols, b, nnz);
-  }
+                           SpmvMode mode_b, const Value& beta, const matrix_type& B);
 
  private:
   static hisparse::Impl::AddTermRef<Value, Device> term(const matrix_type& m, const Value& factor, bool conjugated) {
@@ -170,4 +84,106 @@ struct AddFormat<ExecSpace, HiSparseMatrix<Value, Device>> {
   }
 };
 
+// Out of the class and not inline, so that the library's explicit instances
+// (declared below) are the only place the addition's kernels are generated.
+template <class ExecSpace, class Value, class Device>
+auto AddFormat<ExecSpace, HiSparseMatrix<Value, Device>>::apply(const ExecSpace& space, SpmvMode mode_a,
+                                                                const Value& alpha, const matrix_type& A,
+                                                                SpmvMode mode_b, const Value& beta,
+                                                                const matrix_type& B) -> matrix_type {
+  using namespace hisparse;
+  using namespace hisparse::Impl;
+  const int b = A.log2_block();
+  // Work queued on `space` may still be writing the terms' pools.
+  space.fence();
+  matrix_type a = A, other = B;
+  if (is_transposed(mode_a)) a.transpose();
+  if (is_transposed(mode_b)) other.transpose();
+  if (other.log2_block() != b) {
+    // Re-blocked with its transform applied: the new tree is other's logical matrix.
+    other = to_hisparse(to_device_coo(other), b);
+  }
+  const index_type rows = a.num_rows(), cols = a.num_cols();
+  const int L = a.levels();
+  STRATA_REQUIRE(other.levels() == L, "strata::add: the terms' trees have " + std::to_string(L) + " and " +
+                                          std::to_string(other.levels()) + " levels");
+  const AddTermRef<Value, Device> ta = term(a, alpha, is_conjugated(mode_a));
+  const AddTermRef<Value, Device> tb = term(other, beta, is_conjugated(mode_b));
+
+  auto storage = std::make_shared<PoolStorage<Device>>();
+  offset_type used = pool_header_bytes;
+  storage->words = Kokkos::View<std::uint64_t*, Device>("strata::add::pool", used / 8);
+  FromCoo<Value, Device>::write_header(storage->words, b);
+  Kokkos::View<offset_type, Device> root("strata::add::root");
+  index_type nnz = 0;
+  if (a.root() != 0 || other.root() != 0) {
+    Kokkos::View<offset_type*, Device> totals("strata::add::level_totals", level_total_slots);
+    const auto totals_on_host = Kokkos::create_mirror_view(totals);
+    AddPairs<Device> pairs = new_pairs(1);
+    Kokkos::deep_copy(Kokkos::subview(pairs.a, 0), a.root());
+    Kokkos::deep_copy(Kokkos::subview(pairs.b, 0), other.root());
+    Kokkos::deep_copy(Kokkos::subview(pairs.slot, 0), add_root_slot);
+    for (int l = 0; l < L; ++l) {
+      const bool leaf = l == L - 1;
+      const index_type n = pairs.size;
+      STRATA_REQUIRE(n <= std::numeric_limits<int>::max(),
+                     "strata::add: " + std::to_string(n) + " node pairs on level " + std::to_string(l) +
+                         " exceed one launch (at most " + std::to_string(std::numeric_limits<int>::max()) + ")");
+      // The level's plan in one allocation: per pair its union count, C's node type, bytes and
+      // pool offset, (inner levels) the index of its first child pair, and the lists of the
+      // pairs that take a team (ListTeamPairs). The offsets hold the bin counts until they are
+      // placed.
+      Kokkos::View<offset_type*, Device> plan(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::add::plan"),
+                                              6 * n);
+      const auto part = [&](int k) { return Kokkos::subview(plan, std::make_pair(k * n, (k + 1) * n)); };
+      const auto count = part(0), type = part(1), bytes = part(2), offset = part(3), first = part(4);
+      const auto team_pairs = part(5);
+      PlanAddNodes<Value, Device> plan_nodes{ta, tb, pairs.a, pairs.b, count, type, bytes, offset, {}, b, leaf};
+      Kokkos::parallel_for("strata::add::plan_short_nodes", Kokkos::RangePolicy<ExecSpace>(space, 0, n), plan_nodes);
+      Kokkos::parallel_scan("strata::add::list_team_pairs", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
+                            ListTeamPairs<Device>{offset, team_pairs, totals, n - 1});
+      for (const AddTeamBin& bin : add_team_bins) {
+        plan_nodes.bin = TeamPairList<Device>{team_pairs, totals, bin.block};
+        Kokkos::parallel_for("strata::add::plan_nodes",
+                             team_policy(space, n, bin, PlanAddNodes<Value, Device>::scratch_bytes(b)), plan_nodes);
+      }
+      Kokkos::parallel_scan("strata::add::place_nodes", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
+                            PlaceAddNodes<Device>{bytes, offset, used, totals, n - 1});
+      Kokkos::parallel_scan("strata::add::number_children", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
+                            NumberAddChildren<Device>{count, first, totals, n - 1});
+      // The one read of the level on the host: its bytes and its children.
+      Kokkos::deep_copy(space, totals_on_host, totals);
+      space.fence();
+      const offset_type children = totals_on_host(level_children);
+      used += totals_on_host(level_bytes);
+      // Grown by exactly this level's nodes; the new bytes are zero (padding and absent slots).
+      Kokkos::resize(storage->words, used / 8);
+      AddPairs<Device> next = leaf ? AddPairs<Device>{} : new_pairs(children);
+      WriteAddNodes<Value, Device> write_nodes{ta,   tb, pairs, count, first, type, offset, next, storage->words,
+                                               root, {}, b,    leaf};
+      Kokkos::parallel_for("strata::add::write_short_nodes", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
+                           write_nodes);
+      for (const AddTeamBin& bin : add_team_bins) {
+        write_nodes.bin = TeamPairList<Device>{team_pairs, totals, bin.block};
+        Kokkos::parallel_for("strata::add::write_nodes",
+                             team_policy(space, n, bin, WriteAddNodes<Value, Device>::scratch_bytes(b)), write_nodes);
+      }
+      if (leaf) nnz = static_cast<index_type>(children);
+      pairs = next;
+    }
+  }
+  space.fence();
+  storage->used_bytes = used;
+  offset_type root_ref = 0;
+  Kokkos::deep_copy(root_ref, root);
+  return matrix_type(storage, root_ref, rows, cols, b, nnz);
+}
+
 }  // namespace strata::Impl
+
+// The addition on the default execution space, compiled once in the library
+// (algorithms/add/eti/add_eti.cpp.in).
+#define STRATA_ADD_HISPARSE_ETI(EXTERN, VALUE)                                \
+  EXTERN template struct ::strata::Impl::AddFormat<::strata::Impl::eti::exec, \
+                                                   ::strata::HiSparseMatrix<VALUE, ::strata::Impl::eti::device>>;
+STRATA_FOR_EACH_VALUE(STRATA_ADD_HISPARSE_ETI, extern)

@@ -6,6 +6,7 @@
 // placement is canonical (level by level, tree order), so the pool is byte for
 // byte the one the host encoder (hisparse_host_codec.hpp) writes.
 // Kernels are named functors, not extended lambdas: see docs/BACKENDS.md, "Extended lambdas".
+#include <strata/core/explicit_instances.hpp>
 #include <strata/core/host_coo.hpp>
 #include <strata/core/kokkos_crs.hpp>
 #include <strata/core/sort_keys.hpp>
@@ -228,111 +229,7 @@ struct FromCoo {
   static HiSparseMatrix<Value, Device> convert(const Kokkos::View<const index_type*, Device>& rows,
                                                const Kokkos::View<const index_type*, Device>& cols,
                                                const Kokkos::View<const Value*, Device>& vals, index_type num_rows,
-                                               index_type num_cols, int b) {
-    check_hisparse_arguments(num_rows, num_cols, b);
-    STRATA_REQUIRE(rows.extent(0) == vals.extent(0) && cols.extent(0) == vals.extent(0),
-                   "to_hisparse: rows, cols and values differ in length");
-    const index_type n = static_cast<index_type>(vals.extent(0));
-    const int L = tree_levels(num_rows, num_cols, b);
-    index_type outside = 0;
-    Kokkos::parallel_reduce("strata::hisparse::check_coordinates", policy(0, n),
-                            CountCoordinatesOutside<Device>{rows, cols, num_rows, num_cols}, outside);
-    STRATA_REQUIRE(outside == 0, "to_hisparse: " + std::to_string(outside) + " entries lie outside " +
-                                     std::to_string(num_rows) + " x " + std::to_string(num_cols));
-
-    auto storage = std::make_shared<PoolStorage<Device>>();
-    if (n == 0) {
-      storage->words = Kokkos::View<std::uint64_t*, Device>("strata::hisparse::pool", pool_header_bytes / 8);
-      write_header(storage->words, b);
-      storage->used_bytes = pool_header_bytes;
-      return HiSparseMatrix<Value, Device>(storage, 0, num_rows, num_cols, b, 0);
-    }
-
-    const int idx_bits = std::max(1, bits_for(static_cast<std::uint64_t>(n - 1)));
-    const std::uint64_t idx_mask = (std::uint64_t(1) << idx_bits) - 1;
-    const std::uint64_t digit_mask = (std::uint64_t(1) << (2 * b)) - 1;
-    const index_type block_mask = (index_type(1) << b) - 1;
-
-    index_view perm(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::hisparse::perm"), n);
-    index_view perm_next(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::hisparse::perm_next"), n);
-    index_view seg("strata::hisparse::segment", n);
-    key_view keys(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::hisparse::keys"), n);
-    Kokkos::parallel_for("strata::hisparse::identity", policy(0, n), IdentityPermutation<Device>{perm});
-
-    std::vector<Level> levels(static_cast<std::size_t>(L));
-    levels[0].size = 1;
-    levels[0].parent = index_view("strata::hisparse::parent", 1);
-    levels[0].digit = index_view("strata::hisparse::digit", 1);
-    for (int l = 0; l < L; ++l) {
-      const int seg_bits = bits_for(static_cast<std::uint64_t>(levels[l].size - 1));
-      STRATA_REQUIRE(seg_bits + 2 * b + idx_bits <= 63,
-                     "to_hisparse: " + std::to_string(n) + " entries in " + std::to_string(levels[l].size) +
-                         " nodes on level " + std::to_string(l) +
-                         " exceed the 64-bit binning key (node bits + 2 log2 d + entry bits <= 63)");
-      const int shift = b * (L - 1 - l);
-      const int key_shift = 2 * b + idx_bits;
-      Kokkos::parallel_for("strata::hisparse::bin_keys", policy(0, n),
-                           BinKeys<Device>{perm, rows, cols, seg, keys, shift, b, key_shift, idx_bits, block_mask});
-      sort_keys(exec(), keys, seg_bits + key_shift);
-      // Nodes of the next level (or, on the leaf level, entries) are the distinct (parent, digit) prefixes.
-      index_type distinct = 0;
-      Kokkos::parallel_scan("strata::hisparse::number_children", policy(0, n),
-                            NumberChildren<Device>{keys, perm, perm_next, seg, idx_bits, idx_mask}, distinct);
-      Kokkos::deep_copy(perm, perm_next);
-      Level& here = levels[l];
-      here.count = index_view("strata::hisparse::count", here.size);
-      here.first = index_view("strata::hisparse::first", here.size);
-      const index_view count = here.count, first = here.first;
-      if (l + 1 < L) {
-        Level& next = levels[l + 1];
-        next.size = distinct;
-        next.parent = index_view(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::hisparse::parent"), distinct);
-        next.digit = index_view(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::hisparse::digit"), distinct);
-        const index_view parent = next.parent, digit = next.digit;
-        Kokkos::parallel_for(
-            "strata::hisparse::record_children", policy(0, n),
-            RecordChildren<Device>{keys, seg, parent, digit, count, first, b, idx_bits, key_shift, digit_mask});
-      } else {
-        STRATA_REQUIRE(distinct == n, "to_hisparse: " + std::to_string(n - distinct) + " duplicate entries");
-        here.entry_leaf = index_view(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::hisparse::entry_leaf"), n);
-        here.entry_local = index_view(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::hisparse::entry_local"), n);
-        const index_view entry_leaf = here.entry_leaf, entry_local = here.entry_local;
-        Kokkos::parallel_for(
-            "strata::hisparse::count_entries", policy(0, n),
-            RecordLeafEntries<Device>{keys, entry_leaf, entry_local, count, first, idx_bits, key_shift, digit_mask});
-      }
-    }
-
-    // Sizing: node types by size, offsets in canonical order, one allocation.
-    offset_type total = pool_header_bytes;
-    for (int l = 0; l < L; ++l) {
-      Level& lv = levels[l];
-      lv.type = key_view(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::hisparse::type"), lv.size);
-      lv.offset = key_view(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::hisparse::offset"), lv.size);
-      const key_view type = lv.type, offset = lv.offset;
-      const index_view count = lv.count;
-      const bool leaf = l == L - 1;
-      const offset_type base = total;
-      offset_type level_bytes = 0;
-      Kokkos::parallel_scan("strata::hisparse::size_nodes", policy(0, lv.size),
-                            SizeNodes<Value, Device>{count, type, offset, leaf, b, base}, level_bytes);
-      total += level_bytes;
-    }
-    storage->words = Kokkos::View<std::uint64_t*, Device>("strata::hisparse::pool", total / 8);
-    storage->used_bytes = total;
-    write_header(storage->words, b);
-    fill(storage->words, levels, perm, vals, b);
-
-    offset_type root = 0;
-    {
-      const key_view type = levels[0].type, offset = levels[0].offset;
-      Kokkos::View<offset_type, Device> root_view("strata::hisparse::root");
-      Kokkos::parallel_for("strata::hisparse::root", policy(0, 1), WriteRootRef<Device>{root_view, type, offset});
-      auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), root_view);
-      root = h();
-    }
-    return HiSparseMatrix<Value, Device>(storage, root, num_rows, num_cols, b, n);
-  }
+                                               index_type num_cols, int b);
 
   static void write_header(const Kokkos::View<std::uint64_t*, Device>& words, int b) {
     const std::uint64_t word0 = static_cast<std::uint64_t>(pool_magic) | (static_cast<std::uint64_t>(b) << 32) |
@@ -372,5 +269,123 @@ struct FromCoo {
   }
 };
 
+// Out of the class and not inline, so that the library's explicit instances
+// (declared below) are the only place the conversion's kernels are generated.
+template <class Value, class Device>
+HiSparseMatrix<Value, Device> FromCoo<Value, Device>::convert(const Kokkos::View<const index_type*, Device>& rows,
+                                                              const Kokkos::View<const index_type*, Device>& cols,
+                                                              const Kokkos::View<const Value*, Device>& vals,
+                                                              index_type num_rows, index_type num_cols, int b) {
+  check_hisparse_arguments(num_rows, num_cols, b);
+  STRATA_REQUIRE(rows.extent(0) == vals.extent(0) && cols.extent(0) == vals.extent(0),
+                 "to_hisparse: rows, cols and values differ in length");
+  const index_type n = static_cast<index_type>(vals.extent(0));
+  const int L = tree_levels(num_rows, num_cols, b);
+  index_type outside = 0;
+  Kokkos::parallel_reduce("strata::hisparse::check_coordinates", policy(0, n),
+                          CountCoordinatesOutside<Device>{rows, cols, num_rows, num_cols}, outside);
+  STRATA_REQUIRE(outside == 0, "to_hisparse: " + std::to_string(outside) + " entries lie outside " +
+                                   std::to_string(num_rows) + " x " + std::to_string(num_cols));
+
+  auto storage = std::make_shared<PoolStorage<Device>>();
+  if (n == 0) {
+    storage->words = Kokkos::View<std::uint64_t*, Device>("strata::hisparse::pool", pool_header_bytes / 8);
+    write_header(storage->words, b);
+    storage->used_bytes = pool_header_bytes;
+    return HiSparseMatrix<Value, Device>(storage, 0, num_rows, num_cols, b, 0);
+  }
+
+  const int idx_bits = std::max(1, bits_for(static_cast<std::uint64_t>(n - 1)));
+  const std::uint64_t idx_mask = (std::uint64_t(1) << idx_bits) - 1;
+  const std::uint64_t digit_mask = (std::uint64_t(1) << (2 * b)) - 1;
+  const index_type block_mask = (index_type(1) << b) - 1;
+
+  index_view perm(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::hisparse::perm"), n);
+  index_view perm_next(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::hisparse::perm_next"), n);
+  index_view seg("strata::hisparse::segment", n);
+  key_view keys(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::hisparse::keys"), n);
+  Kokkos::parallel_for("strata::hisparse::identity", policy(0, n), IdentityPermutation<Device>{perm});
+
+  std::vector<Level> levels(static_cast<std::size_t>(L));
+  levels[0].size = 1;
+  levels[0].parent = index_view("strata::hisparse::parent", 1);
+  levels[0].digit = index_view("strata::hisparse::digit", 1);
+  for (int l = 0; l < L; ++l) {
+    const int seg_bits = bits_for(static_cast<std::uint64_t>(levels[l].size - 1));
+    STRATA_REQUIRE(seg_bits + 2 * b + idx_bits <= 63,
+                   "to_hisparse: " + std::to_string(n) + " entries in " + std::to_string(levels[l].size) +
+                       " nodes on level " + std::to_string(l) +
+                       " exceed the 64-bit binning key (node bits + 2 log2 d + entry bits <= 63)");
+    const int shift = b * (L - 1 - l);
+    const int key_shift = 2 * b + idx_bits;
+    Kokkos::parallel_for("strata::hisparse::bin_keys", policy(0, n),
+                         BinKeys<Device>{perm, rows, cols, seg, keys, shift, b, key_shift, idx_bits, block_mask});
+    sort_keys(exec(), keys, seg_bits + key_shift);
+    // Nodes of the next level (or, on the leaf level, entries) are the distinct (parent, digit) prefixes.
+    index_type distinct = 0;
+    Kokkos::parallel_scan("strata::hisparse::number_children", policy(0, n),
+                          NumberChildren<Device>{keys, perm, perm_next, seg, idx_bits, idx_mask}, distinct);
+    Kokkos::deep_copy(perm, perm_next);
+    Level& here = levels[l];
+    here.count = index_view("strata::hisparse::count", here.size);
+    here.first = index_view("strata::hisparse::first", here.size);
+    const index_view count = here.count, first = here.first;
+    if (l + 1 < L) {
+      Level& next = levels[l + 1];
+      next.size = distinct;
+      next.parent = index_view(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::hisparse::parent"), distinct);
+      next.digit = index_view(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::hisparse::digit"), distinct);
+      const index_view parent = next.parent, digit = next.digit;
+      Kokkos::parallel_for(
+          "strata::hisparse::record_children", policy(0, n),
+          RecordChildren<Device>{keys, seg, parent, digit, count, first, b, idx_bits, key_shift, digit_mask});
+    } else {
+      STRATA_REQUIRE(distinct == n, "to_hisparse: " + std::to_string(n - distinct) + " duplicate entries");
+      here.entry_leaf = index_view(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::hisparse::entry_leaf"), n);
+      here.entry_local = index_view(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::hisparse::entry_local"), n);
+      const index_view entry_leaf = here.entry_leaf, entry_local = here.entry_local;
+      Kokkos::parallel_for(
+          "strata::hisparse::count_entries", policy(0, n),
+          RecordLeafEntries<Device>{keys, entry_leaf, entry_local, count, first, idx_bits, key_shift, digit_mask});
+    }
+  }
+
+  // Sizing: node types by size, offsets in canonical order, one allocation.
+  offset_type total = pool_header_bytes;
+  for (int l = 0; l < L; ++l) {
+    Level& lv = levels[l];
+    lv.type = key_view(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::hisparse::type"), lv.size);
+    lv.offset = key_view(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::hisparse::offset"), lv.size);
+    const key_view type = lv.type, offset = lv.offset;
+    const index_view count = lv.count;
+    const bool leaf = l == L - 1;
+    const offset_type base = total;
+    offset_type level_bytes = 0;
+    Kokkos::parallel_scan("strata::hisparse::size_nodes", policy(0, lv.size),
+                          SizeNodes<Value, Device>{count, type, offset, leaf, b, base}, level_bytes);
+    total += level_bytes;
+  }
+  storage->words = Kokkos::View<std::uint64_t*, Device>("strata::hisparse::pool", total / 8);
+  storage->used_bytes = total;
+  write_header(storage->words, b);
+  fill(storage->words, levels, perm, vals, b);
+
+  offset_type root = 0;
+  {
+    const key_view type = levels[0].type, offset = levels[0].offset;
+    Kokkos::View<offset_type, Device> root_view("strata::hisparse::root");
+    Kokkos::parallel_for("strata::hisparse::root", policy(0, 1), WriteRootRef<Device>{root_view, type, offset});
+    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), root_view);
+    root = h();
+  }
+  return HiSparseMatrix<Value, Device>(storage, root, num_rows, num_cols, b, n);
+}
+
 }  // namespace hisparse::Impl
 }  // namespace strata
+
+// The conversion on the default execution space, compiled once in the library
+// (formats/hisparse/eti/from_coo_eti.cpp.in).
+#define STRATA_HISPARSE_FROM_COO_ETI(EXTERN, VALUE) \
+  EXTERN template struct ::strata::hisparse::Impl::FromCoo<VALUE, ::strata::Impl::eti::device>;
+STRATA_FOR_EACH_VALUE(STRATA_HISPARSE_FROM_COO_ETI, extern)
