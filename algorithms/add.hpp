@@ -8,7 +8,8 @@
 // spells them. op(A) and op(B) must have the same dimensions. The structure of
 // C is the union of the terms' structures; entries that cancel stay stored
 // zeros. Formats: HiSparseMatrix (algorithms/add/hisparse.hpp). Returns when C
-// is complete.
+// is complete. C's HiSparse pool may keep spare capacity, never more than the
+// terms' pool bytes in all, where local edits of C append.
 #include <strata/algorithms/add/add_format.hpp>
 #include <strata/algorithms/add/hisparse.hpp>
 

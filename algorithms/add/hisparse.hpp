@@ -4,20 +4,24 @@
 // space instance: per level a planning launch for the short pairs (one thread
 // each), a scan listing the others by bin, a planning launch per bin (teams of
 // a warp or a block, looping over the bin's list), two scans, one read of the
-// level's totals on the host (to size the next level and grow the pool), and
-// the writing launches. Transposing or conjugating a term costs nothing extra:
-// the traversal reads the term's nodes with swapped local coordinates and
-// conjugated values. The block size of C is A's; a B of another block size is
-// first re-blocked by the conversion (its entries to COO, then a tree of A's
-// block size), which is the one case that sorts.
+// level's totals on the host (to size the next level, and to check the pool's
+// room), and the writing launches. The pool and the levels' scratch are
+// allocated once per addition (hisparse_add_workspace.hpp). Transposing or
+// conjugating a term costs nothing extra: the traversal reads the term's nodes
+// with swapped local coordinates and conjugated values. The block size of C is
+// A's; a B of another block size is first re-blocked by the conversion (its
+// entries to COO, then a tree of A's block size), which is the one case that
+// sorts.
 // Kernels are named functors, not extended lambdas: see docs/BACKENDS.md, "Extended lambdas".
 #include <strata/algorithms/add/add_format.hpp>
+#include <strata/algorithms/add/hisparse_add_workspace.hpp>
 #include <strata/algorithms/add/hisparse_dual_traversal.hpp>
 #include <strata/algorithms/spmv/mode.hpp>
 #include <strata/core/explicit_instances.hpp>
 #include <strata/core/runs_on_host.hpp>
 #include <strata/formats/hisparse/hisparse_convert.hpp>
 
+#include <algorithm>
 #include <limits>
 #include <memory>
 #include <string>
@@ -57,18 +61,6 @@ struct AddFormat<ExecSpace, HiSparseMatrix<Value, Device>> {
     const Value s = m.scale_factor();
     t.factor = factor * (conjugated ? conjugate(s) : s);
     return t;
-  }
-
-  // A level's pairs in one allocation, zero where a term has no node (the write launch fills
-  // the rest).
-  static hisparse::Impl::AddPairs<Device> new_pairs(hisparse::offset_type n) {
-    Kokkos::View<hisparse::offset_type*, Device> all("strata::add::pairs", 3 * n);
-    hisparse::Impl::AddPairs<Device> p;
-    p.a = Kokkos::subview(all, std::make_pair(hisparse::offset_type(0), n));
-    p.b = Kokkos::subview(all, std::make_pair(n, 2 * n));
-    p.slot = Kokkos::subview(all, std::make_pair(2 * n, 3 * n));
-    p.size = static_cast<index_type>(n);
-    return p;
   }
 
   // Teams for a level of `pairs` pairs: one thread each on host backends (their loops are
@@ -112,29 +104,32 @@ auto AddFormat<ExecSpace, HiSparseMatrix<Value, Device>>::apply(const ExecSpace&
 
   auto storage = std::make_shared<PoolStorage<Device>>();
   offset_type used = pool_header_bytes;
-  storage->words = Kokkos::View<std::uint64_t*, Device>("strata::add::pool", used / 8);
+  // C's pool, allocated once: C's nodes are the unions of the terms' nodes, so the terms' bytes
+  // hold C but for the COOx padding of a union that exceeds its parts' (then it grows). Bytes
+  // past `used` stay zero (padding and absent slots rely on it). C keeps the spare capacity,
+  // at most the terms' bytes in all, where local edits append: copying C to its exact size
+  // cost 5-15% of the addition on matrices of 0.1-4M entries (docs/PERFORMANCE.md).
+  storage->words = Kokkos::View<std::uint64_t*, Device>(
+      "strata::add::pool", std::max(a.pool_bytes() + other.pool_bytes(), offset_type(pool_header_bytes)) / 8);
   FromCoo<Value, Device>::write_header(storage->words, b);
   Kokkos::View<offset_type, Device> root("strata::add::root");
   index_type nnz = 0;
   if (a.root() != 0 || other.root() != 0) {
     Kokkos::View<offset_type*, Device> totals("strata::add::level_totals", level_total_slots);
     const auto totals_on_host = Kokkos::create_mirror_view(totals);
-    AddPairs<Device> pairs = new_pairs(1);
-    Kokkos::deep_copy(Kokkos::subview(pairs.a, 0), a.root());
-    Kokkos::deep_copy(Kokkos::subview(pairs.b, 0), other.root());
-    Kokkos::deep_copy(Kokkos::subview(pairs.slot, 0), add_root_slot);
+    AddWorkspace<Device> workspace(
+        add_workspace_capacity(a.nnz(), other.nnz(), a.pool_bytes() + other.pool_bytes()));
+    AddPairs<Device> pairs = workspace.first_level(a.root(), other.root());
     for (int l = 0; l < L; ++l) {
       const bool leaf = l == L - 1;
       const index_type n = pairs.size;
       STRATA_REQUIRE(n <= std::numeric_limits<int>::max(),
                      "strata::add: " + std::to_string(n) + " node pairs on level " + std::to_string(l) +
                          " exceed one launch (at most " + std::to_string(std::numeric_limits<int>::max()) + ")");
-      // The level's plan in one allocation: per pair its union count, C's node type, bytes and
-      // pool offset, (inner levels) the index of its first child pair, and the lists of the
-      // pairs that take a team (ListTeamPairs). The offsets hold the bin counts until they are
-      // placed.
-      Kokkos::View<offset_type*, Device> plan(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::add::plan"),
-                                              6 * n);
+      // The level's plan: per pair its union count, C's node type, bytes and pool offset, (inner
+      // levels) the index of its first child pair, and the lists of the pairs that take a team
+      // (ListTeamPairs). The offsets hold the bin counts until they are placed.
+      const auto plan = workspace.plan(n);
       const auto part = [&](int k) { return Kokkos::subview(plan, std::make_pair(k * n, (k + 1) * n)); };
       const auto count = part(0), type = part(1), bytes = part(2), offset = part(3), first = part(4);
       const auto team_pairs = part(5);
@@ -156,9 +151,11 @@ auto AddFormat<ExecSpace, HiSparseMatrix<Value, Device>>::apply(const ExecSpace&
       space.fence();
       const offset_type children = totals_on_host(level_children);
       used += totals_on_host(level_bytes);
-      // Grown by exactly this level's nodes; the new bytes are zero (padding and absent slots).
-      Kokkos::resize(storage->words, used / 8);
-      AddPairs<Device> next = leaf ? AddPairs<Device>{} : new_pairs(children);
+      if (used / 8 > storage->words.extent(0)) {
+        // The new words are zero, as above.
+        Kokkos::resize(storage->words, std::max<std::size_t>(used / 8, storage->words.extent(0) * 3 / 2));
+      }
+      AddPairs<Device> next = leaf ? AddPairs<Device>{} : workspace.next_level(space, children);
       WriteAddNodes<Value, Device> write_nodes{ta,   tb, pairs, count, first, type, offset, next, storage->words,
                                                root, {}, b,    leaf};
       Kokkos::parallel_for("strata::add::write_short_nodes", Kokkos::RangePolicy<ExecSpace>(space, 0, n),

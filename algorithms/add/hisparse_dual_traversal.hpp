@@ -16,8 +16,8 @@
 //          transposed term swaps its local coordinates), and counts the union:
 //          C's node type and size follow from the count (choose_node_type);
 //   scans  give every node its pool offset and every inner node the index of
-//          its first child pair on the next level; the pool grows by the
-//          level's exact size (no upper bound to exceed);
+//          its first child pair on the next level; the host checks that
+//          the pool holds the level (it grows if not: no bound to exceed);
 //   write  marks both maps again, ranks positions by a prefix popcount (the
 //          row-major order C's sparse nodes keep), writes the node, its
 //          reference into its parent's slot, and on inner levels the next

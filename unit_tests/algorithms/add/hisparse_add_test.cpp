@@ -4,11 +4,13 @@
 // and adds new ones, in the four transpose combinations and three conjugating ones, with
 // scale factors; terms carrying their own transpose flag and scale; terms that share
 // sub-trees after local edits; terms of different block sizes; pairs at the edge between the
-// one-thread merge and the team path; and the errors.
+// one-thread merge and the team path; cases that outgrow the pool's and the workspace's first
+// allocation, and the workspace on its own; and the errors.
 #include "algorithms/add/add_check.hpp"
 #include "formats/hisparse/hisparse_test_matrices.hpp"
 
 #include <strata/algorithms/add.hpp>
+#include <strata/algorithms/add/hisparse_add_workspace.hpp>
 #include <strata/algorithms/reference/coo_add.hpp>
 #include <strata/core/addition_partner.hpp>
 #include <strata/formats/hisparse/hisparse_convert.hpp>
@@ -19,6 +21,7 @@
 #include <algorithm>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace strata {
 namespace {
@@ -176,6 +179,114 @@ TYPED_TEST(HiSparseAdd, ShortAndTeamPairsMeetAtTheirEdge) {
                                          reference::coo_add(ma, alpha, a, mb, beta, b));
     }
   }
+}
+
+// The two places the addition's allocations can fall short, each forced by its case: C's pool
+// starts at the terms' bytes, which C exceeds when a one-entry leaf of B joins a 28-entry leaf
+// of A (the union of 29 is padded to 32 COO4 entries) on every leaf; the workspace starts at
+// about the terms' bytes in pairs, which 2048 one-entry leaf pairs exceed.
+TYPED_TEST(HiSparseAdd, PoolAndWorkspaceGrowWhereTheTermsBytesDoNotHoldC) {
+  using Value = TypeParam;
+  const index_type d = 128;
+  const auto check = [](const HostCoo<Value>& a, const HostCoo<Value>& p) {
+    const Value alpha = value_from<Value>(1.5, 0.25), beta = value_from<Value>(-0.5, 0.0);
+    const auto A = to_hisparse<Device>(a);
+    for (const ModePair& m : mode_pairs) {
+      SCOPED_TRACE(std::string("op(A) = ") + m.a + ", op(B) = " + m.b);
+      const SpmvMode ma = parse_spmv_mode(m.a), mb = parse_spmv_mode(m.b);
+      const auto b = is_transposed(ma) == is_transposed(mb) ? p : transposed(p);
+      const auto B = to_hisparse<Device>(b);
+      const auto C = add(ExecSpace(), m.a, alpha, A, m.b, beta, B);
+      test::expect_add_matches_reference(C, reference::coo_add(ma, alpha, a, mb, beta, b));
+    }
+    return std::make_pair(A, to_hisparse<Device>(p));
+  };
+  {
+    SCOPED_TRACE("the pool grows: 64 leaves of 28 + 1 entries");
+    HostCoo<Value> a(8 * d, 8 * d), p(8 * d, 8 * d);
+    for (index_type leaf = 0; leaf < 64; ++leaf) {
+      const index_type r0 = (leaf / 8) * d, c0 = (leaf % 8) * d;
+      for (index_type k = 0; k < 28; ++k) a.push_back(r0 + k, c0 + (5 * k) % d, value_from<Value>(1.0 + double(k), 0.5));
+      p.push_back(r0 + 100, c0 + 3, value_from<Value>(-2.0, 1.0));
+    }
+    const auto [A, B] = check(a, p);
+    const auto C = add("N", 1.0, A, "N", 1.0, B);
+    EXPECT_GT(C.pool_bytes(), A.pool_bytes() + B.pool_bytes()) << "the case must exceed the terms' bytes";
+  }
+  {
+    SCOPED_TRACE("the workspace grows: 2048 leaf pairs of one entry each");
+    HostCoo<Value> a(64 * d, 32 * d), p(64 * d, 32 * d);
+    for (index_type leaf = 0; leaf < 2048; ++leaf) {
+      const index_type r = (leaf / 32) * d + leaf % d, c = (leaf % 32) * d + (7 * leaf) % d;
+      a.push_back(r, c, value_from<Value>(1.0 + double(leaf % 13), 0.0));
+      p.push_back(r, c, value_from<Value>(0.5, -1.0));
+    }
+    const auto [A, B] = check(a, p);
+    EXPECT_LT(hisparse::Impl::add_workspace_capacity(A.nnz(), B.nnz(), A.pool_bytes() + B.pool_bytes()), 2048)
+        << "the case must exceed the workspace's first capacity";
+  }
+}
+
+// The workspace on its own: the next level's lists are zeroed and never overlap the current
+// ones or the plan; growing leaves the lists in use intact (they keep their allocation).
+TEST(HiSparseAddWorkspace, ZeroesTheNextListsAndGrowsKeepingTheCurrentOnes) {
+  using hisparse::offset_type;
+  using Words = Kokkos::View<offset_type*, Device>;
+  const auto host = [](const Words& v) {
+    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+    return std::vector<offset_type>(h.data(), h.data() + h.extent(0));
+  };
+  const auto fill = [](const Words& v, offset_type from) {
+    auto h = Kokkos::create_mirror_view(v);
+    for (std::size_t i = 0; i < h.extent(0); ++i) h(i) = from + i;
+    Kokkos::deep_copy(v, h);
+  };
+  const auto expect_filled = [&](const hisparse::Impl::AddPairs<Device>& p, offset_type from) {
+    for (const Words& v : {p.a, p.b, p.slot}) {
+      const auto values = host(v);
+      for (std::size_t i = 0; i < values.size(); ++i) EXPECT_EQ(values[i], from + i);
+      from += 1000;
+    }
+  };
+  const auto fill_pairs = [&](const hisparse::Impl::AddPairs<Device>& p, offset_type from) {
+    fill(p.a, from);
+    fill(p.b, from + 1000);
+    fill(p.slot, from + 2000);
+  };
+  const auto expect_zero = [&](const hisparse::Impl::AddPairs<Device>& p, index_type n) {
+    EXPECT_EQ(p.size, n);
+    for (const Words& v : {p.a, p.b, p.slot}) EXPECT_EQ(host(v), std::vector<offset_type>(std::size_t(n), 0));
+  };
+
+  hisparse::Impl::AddWorkspace<Device> ws(2);
+  EXPECT_EQ(ws.capacity(), 2u);
+  const auto first = ws.first_level(7, 9);
+  EXPECT_EQ(host(first.a), std::vector<offset_type>{7});
+  EXPECT_EQ(host(first.b), std::vector<offset_type>{9});
+  EXPECT_EQ(host(first.slot), std::vector<offset_type>{hisparse::Impl::add_root_slot});
+
+  const auto second = ws.next_level(ExecSpace(), 2);
+  expect_zero(second, 2);
+  EXPECT_EQ(host(first.a), std::vector<offset_type>{7});
+  fill_pairs(second, 100);
+  fill(ws.plan(2), 5000);  // the plan of the level of `second` leaves its lists alone
+  expect_filled(second, 100);
+
+  const auto third = ws.next_level(ExecSpace(), 5);  // past the capacity: a new allocation
+  EXPECT_EQ(ws.capacity(), 5u);
+  expect_zero(third, 5);
+  expect_filled(second, 100);
+  fill_pairs(third, 200);
+  fill(ws.plan(5), 6000);
+
+  const auto fourth = ws.next_level(ExecSpace(), 3);  // fits: the other region
+  EXPECT_EQ(ws.capacity(), 5u);
+  expect_zero(fourth, 3);
+  expect_filled(third, 200);
+  fill_pairs(fourth, 300);
+  const auto fifth = ws.next_level(ExecSpace(), 5);
+  expect_zero(fifth, 5);
+  expect_filled(fourth, 300);
 }
 
 TEST(HiSparseAddResults, AreDeterministicAndLeaveTheTermsUnchanged) {
