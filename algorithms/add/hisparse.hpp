@@ -150,11 +150,10 @@ auto AddFormat<ExecSpace, HiSparseMatrix<Value, Device>>::apply(const ExecSpace&
       Kokkos::deep_copy(space, totals_on_host, totals);
       space.fence();
       const offset_type children = totals_on_host(level_children);
+      // The level's nodes go after `used` (the place scan put them there): room before any is written.
+      storage->used_bytes = used;
+      reserve_pool(*storage, totals_on_host(level_bytes));
       used += totals_on_host(level_bytes);
-      if (used / 8 > storage->words.extent(0)) {
-        // The new words are zero, as above.
-        Kokkos::resize(storage->words, std::max<std::size_t>(used / 8, storage->words.extent(0) * 3 / 2));
-      }
       AddPairs<Device> next = leaf ? AddPairs<Device>{} : workspace.next_level(space, children);
       WriteAddNodes<Value, Device> write_nodes{ta,   tb, pairs, count, first, type, offset, next, storage->words,
                                                root, {}, b,    leaf};

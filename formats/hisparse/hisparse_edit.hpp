@@ -137,18 +137,6 @@ class TreeRewriter {
   std::vector<std::uint64_t> appended_;
 };
 
-// Makes room for `bytes` more in the shared pool; every matrix holding the storage sees the moved words.
-template <class Device>
-void reserve_pool(PoolStorage<Device>& storage, offset_type bytes) {
-  const std::size_t needed = static_cast<std::size_t>((storage.used_bytes + bytes) / 8);
-  if (needed <= storage.words.extent(0)) return;
-  Kokkos::View<std::uint64_t*, Device> grown("strata::hisparse::pool", std::max(needed, 2 * storage.words.extent(0)));
-  const std::size_t used = static_cast<std::size_t>(storage.used_bytes / 8);
-  Kokkos::deep_copy(Kokkos::subview(grown, std::make_pair(std::size_t(0), used)),
-                    Kokkos::subview(storage.words, std::make_pair(std::size_t(0), used)));
-  storage.words = grown;
-}
-
 }  // namespace hisparse::Impl
 
 template <class Value, class Device>
@@ -196,7 +184,7 @@ HiSparseMatrix<Value, Device> hisparse_edit(const HiSparseMatrix<Value, Device>&
   const offset_type root = rewriter.rewrite(A.root(), 0, ops.data(), ops.data() + ops.size(), report);
 
   const auto& bytes = rewriter.appended();
-  hisparse::Impl::reserve_pool(storage, bytes.size() * 8);
+  hisparse::reserve_pool(storage, bytes.size() * 8);
   const std::size_t at = static_cast<std::size_t>(storage.used_bytes / 8);
   Kokkos::deep_copy(Kokkos::subview(storage.words, std::make_pair(at, at + bytes.size())),
                     Kokkos::View<const std::uint64_t*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(

@@ -8,6 +8,7 @@
 #include <strata/core/value_traits.hpp>
 #include <strata/formats/hisparse/hisparse_layout.hpp>
 
+#include <algorithm>
 #include <memory>
 #include <string>
 
@@ -23,6 +24,20 @@ struct PoolStorage {
   Kokkos::View<std::uint64_t*, Device> words;
   offset_type used_bytes = 0;
 };
+
+// Makes room for `bytes` more after used_bytes in the shared pool (at least doubling it; the new
+// words are zero); every matrix holding the storage sees the moved words. Local edits append
+// their nodes there, strata::add each level's nodes.
+template <class Device>
+void reserve_pool(PoolStorage<Device>& storage, offset_type bytes) {
+  const std::size_t needed = static_cast<std::size_t>((storage.used_bytes + bytes) / 8);
+  if (needed <= storage.words.extent(0)) return;
+  Kokkos::View<std::uint64_t*, Device> grown("strata::hisparse::pool", std::max(needed, 2 * storage.words.extent(0)));
+  const std::size_t used = static_cast<std::size_t>(storage.used_bytes / 8);
+  Kokkos::deep_copy(Kokkos::subview(grown, std::make_pair(std::size_t(0), used)),
+                    Kokkos::subview(storage.words, std::make_pair(std::size_t(0), used)));
+  storage.words = grown;
+}
 
 // What a kernel needs, trivially copyable and passed by value.
 template <class Value, class Device>
