@@ -15,6 +15,7 @@
 //   KOKKOS_INLINE_FUNCTION void operator()(int queue, const Item& item, const Threads& threads, const Out& out) const;
 // called on every thread of the item (item_threads.hpp); out.emit(item, type, count) routes a new item.
 // Kernels are named functors, not extended lambdas: see docs/BACKENDS.md, "Extended lambdas".
+#include <strata/core/light_weight_launch.hpp>
 #include <strata/scheduler/item_threads.hpp>
 #include <strata/scheduler/schedule_report.hpp>
 #include <strata/scheduler/work_queues.hpp>
@@ -141,10 +142,10 @@ class HostDrivenLauncher {
       const std::uint32_t teams = (counts[q] + shape.items_per_team - 1) / shape.items_per_team;
       const Kokkos::TeamPolicy<ExecSpace> policy(space, static_cast<int>(teams), shape.team_size,
                                                  shape.vector_length);
-      Kokkos::parallel_for("strata::scheduler::host_driven_queue", policy,
-                           ProcessQueue<Queues, ExecSpace, Operation>{from.items(q).data(), counts[q], q,
-                                                                      shape.items_per_team, shape.whole_team, op,
-                                                                      to.ref()});
+      strata::Impl::light_weight_parallel_for(
+          "strata::scheduler::host_driven_queue", policy,
+          ProcessQueue<Queues, ExecSpace, Operation>{from.items(q).data(), counts[q], q, shape.items_per_team,
+                                                     shape.whole_team, op, to.ref()});
       ++report.launches;
     }
   }

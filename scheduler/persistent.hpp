@@ -23,6 +23,7 @@
 // (host_driven.hpp). Kernels are named functors, not extended lambdas: see
 // docs/BACKENDS.md, "Extended lambdas".
 #include <strata/core/error.hpp>
+#include <strata/core/light_weight_launch.hpp>
 #include <strata/scheduler/item_threads.hpp>
 #include <strata/scheduler/schedule_report.hpp>
 #include <strata/scheduler/work_queues.hpp>
@@ -265,8 +266,8 @@ class PersistentLauncher {
         worker.batch[q] = 4;
       }
     }
-    Kokkos::parallel_for("strata::scheduler::persistent",
-                         Kokkos::TeamPolicy<ExecSpace>(space, teams, team_size, vector_length), worker);
+    strata::Impl::light_weight_parallel_for(
+        "strata::scheduler::persistent", Kokkos::TeamPolicy<ExecSpace>(space, teams, team_size, vector_length), worker);
     ++report.launches;
     report.rounds = 1;
 

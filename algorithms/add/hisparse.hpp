@@ -18,6 +18,7 @@
 #include <strata/algorithms/add/hisparse_dual_traversal.hpp>
 #include <strata/algorithms/spmv/mode.hpp>
 #include <strata/core/explicit_instances.hpp>
+#include <strata/core/light_weight_launch.hpp>
 #include <strata/core/runs_on_host.hpp>
 #include <strata/formats/hisparse/hisparse_convert.hpp>
 
@@ -134,13 +135,15 @@ auto AddFormat<ExecSpace, HiSparseMatrix<Value, Device>>::apply(const ExecSpace&
       const auto count = part(0), type = part(1), bytes = part(2), offset = part(3), first = part(4);
       const auto team_pairs = part(5);
       PlanAddNodes<Value, Device> plan_nodes{ta, tb, pairs.a, pairs.b, count, type, bytes, offset, {}, b, leaf};
-      Kokkos::parallel_for("strata::add::plan_short_nodes", Kokkos::RangePolicy<ExecSpace>(space, 0, n), plan_nodes);
+      light_weight_parallel_for("strata::add::plan_short_nodes", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
+                                plan_nodes);
       Kokkos::parallel_scan("strata::add::list_team_pairs", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
                             ListTeamPairs<Device>{offset, team_pairs, totals, n - 1});
       for (const AddTeamBin& bin : add_team_bins) {
         plan_nodes.bin = TeamPairList<Device>{team_pairs, totals, bin.block};
-        Kokkos::parallel_for("strata::add::plan_nodes",
-                             team_policy(space, n, bin, PlanAddNodes<Value, Device>::scratch_bytes(b)), plan_nodes);
+        light_weight_parallel_for("strata::add::plan_nodes",
+                                  team_policy(space, n, bin, PlanAddNodes<Value, Device>::scratch_bytes(b)),
+                                  plan_nodes);
       }
       Kokkos::parallel_scan("strata::add::place_nodes", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
                             PlaceAddNodes<Device>{bytes, offset, used, totals, n - 1});
@@ -157,12 +160,13 @@ auto AddFormat<ExecSpace, HiSparseMatrix<Value, Device>>::apply(const ExecSpace&
       AddPairs<Device> next = leaf ? AddPairs<Device>{} : workspace.next_level(space, children);
       WriteAddNodes<Value, Device> write_nodes{ta,   tb, pairs, count, first, type, offset, next, storage->words,
                                                root, {}, b,    leaf};
-      Kokkos::parallel_for("strata::add::write_short_nodes", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
-                           write_nodes);
+      light_weight_parallel_for("strata::add::write_short_nodes", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
+                                write_nodes);
       for (const AddTeamBin& bin : add_team_bins) {
         write_nodes.bin = TeamPairList<Device>{team_pairs, totals, bin.block};
-        Kokkos::parallel_for("strata::add::write_nodes",
-                             team_policy(space, n, bin, WriteAddNodes<Value, Device>::scratch_bytes(b)), write_nodes);
+        light_weight_parallel_for("strata::add::write_nodes",
+                                  team_policy(space, n, bin, WriteAddNodes<Value, Device>::scratch_bytes(b)),
+                                  write_nodes);
       }
       if (leaf) nnz = static_cast<index_type>(children);
       pairs = next;

@@ -12,6 +12,7 @@
 #include <strata/algorithms/spmv/vectors.hpp>
 #include <strata/core/atomic_add.hpp>
 #include <strata/core/kokkos_compat.hpp>
+#include <strata/core/light_weight_launch.hpp>
 #include <strata/formats/dcsr/dcsr_matrix.hpp>
 #include <strata/formats/dcsr/dcsr_rows.hpp>
 
@@ -71,7 +72,7 @@ void launch_dcsr_rows(const ExecSpace& space, const DcsrView<Value, Device>& A, 
   if (count == 0) return;
   const auto teams = row_teams(space, count, lanes);
   DcsrRowProduct<Value, Device, XView, YView> f{A, x, y, alpha, beta, row_list, first, count, conjugate};
-  Kokkos::parallel_for("strata::dcsr::spmv", teams.policy(), f);
+  light_weight_parallel_for("strata::dcsr::spmv", teams.policy(), f);
 }
 
 // y := alpha * op(A)^T-style scatter: every live entry (r, c) adds to y(c).

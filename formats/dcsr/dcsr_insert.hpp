@@ -7,6 +7,7 @@
 // the check happens before any entry is written.
 // Kernels are named functors, not extended lambdas: see docs/BACKENDS.md, "Extended lambdas".
 #include <strata/core/kokkos_compat.hpp>
+#include <strata/core/light_weight_launch.hpp>
 #include <strata/core/runs_on_host.hpp>
 #include <strata/formats/dcsr/dcsr_batch.hpp>
 #include <strata/formats/dcsr/dcsr_defragment.hpp>
@@ -120,7 +121,7 @@ DcsrInsertPlan<Device> plan_insert(const DcsrView<Value, Device>& A, const DcsrB
   const auto gcols = g.cols;
   const auto active = g.active_rows;
   const bool summing = policy == DuplicatePolicy::sum;
-  Kokkos::parallel_for(
+  light_weight_parallel_for(
       "strata::dcsr::insert_plan", row_team_policy<ExecSpace>(g.num_active, 32),
       DcsrPlanRowInsert<Value, Device>{A, offsets, gcols, active, match, new_count, request, blocked, summing, slack});
   Kokkos::parallel_reduce("strata::dcsr::insert_request", Kokkos::RangePolicy<ExecSpace>(0, g.num_active),
@@ -226,9 +227,9 @@ void apply_insert(const DcsrView<Value, Device>& A, const DcsrBatchByRow<Device>
   const auto new_count = plan.new_count;
   const auto request = plan.request;
   const bool summing = policy == DuplicatePolicy::sum;
-  Kokkos::parallel_for("strata::dcsr::insert", row_team_policy<ExecSpace>(g.num_active, 32),
-                       DcsrApplyRowInsert<Value, Device, ValueView>{A, offsets, gcols, source, active, match, new_count,
-                                                                    request, batch_values, summing});
+  light_weight_parallel_for("strata::dcsr::insert", row_team_policy<ExecSpace>(g.num_active, 32),
+                            DcsrApplyRowInsert<Value, Device, ValueView>{A, offsets, gcols, source, active, match,
+                                                                         new_count, request, batch_values, summing});
 }
 
 template <class Value, class Device>

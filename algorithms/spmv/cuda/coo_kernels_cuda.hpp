@@ -6,6 +6,7 @@
 // belongs to the row being accumulated (warp vote), lanes only add into
 // registers; otherwise the warp sums the registers, runs the segmented scan
 // over the line and flushes one sum per completed row segment.
+#include <strata/core/light_weight_launch.hpp>
 #include <strata/core/warp_segmented_scan.hpp>
 
 namespace strata::Impl {
@@ -120,8 +121,9 @@ struct CooSpmvChunkKernel<Kokkos::Cuda> {
     // At most 42 registers a thread: six 256-thread blocks per SM (75% occupancy);
     // the kernel is latency-bound, so resident warps matter more than registers.
     using Policy = Kokkos::TeamPolicy<Kokkos::Cuda, Kokkos::LaunchBounds<32 * warps_per_block, 6>>;
-    Kokkos::parallel_for("strata::coo_spmv::warp_chunks", Policy(space, league, warps_per_block, 32),
-                         cuda_detail::CooWarpChunks<Value, Coo, XView, Sink>{A, x, sink, chunking, conjugate_values});
+    light_weight_parallel_for(
+        "strata::coo_spmv::warp_chunks", Policy(space, league, warps_per_block, 32),
+        cuda_detail::CooWarpChunks<Value, Coo, XView, Sink>{A, x, sink, chunking, conjugate_values});
   }
 };
 
