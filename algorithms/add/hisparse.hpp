@@ -4,8 +4,9 @@
 // space instance: per level a planning launch for the short pairs (one thread
 // each), a scan listing the others by bin, a planning launch per bin (teams of
 // a warp or a block, looping over the bin's list), two scans, one read of the
-// level's totals on the host (to size the next level, and to check the pool's
-// room), and the writing launches. The pool and the levels' scratch are
+// level's totals on the host (to size the next level, to check the pool's room,
+// and to size the writing launches: a bin without pairs is not launched), and the
+// writing launches. The pool and the levels' scratch are
 // allocated once per addition (hisparse_add_workspace.hpp). Transposing or
 // conjugating a term costs nothing extra: the traversal reads the term's nodes
 // with swapped local coordinates and conjugated values. The block size of C is
@@ -160,12 +161,22 @@ auto AddFormat<ExecSpace, HiSparseMatrix<Value, Device>>::apply(const ExecSpace&
       AddPairs<Device> next = leaf ? AddPairs<Device>{} : workspace.next_level(space, children);
       WriteAddNodes<Value, Device> write_nodes{ta,   tb, pairs, count, first, type, offset, next, storage->words,
                                                root, {}, b,    leaf};
-      light_weight_parallel_for("strata::add::write_short_nodes", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
-                                write_nodes);
+      // The bins' sizes came with the level's totals: an empty bin is not launched, the others
+      // start one team per pair (up to the bin's cap).
+      const offset_type packed = totals_on_host(packed_bin_counts);
+      const auto bin_size = [&](bool block) {
+        return static_cast<index_type>(block ? packed >> 32 : packed & 0xffffffffu);
+      };
+      if (bin_size(false) + bin_size(true) < n) {
+        light_weight_parallel_for("strata::add::write_short_nodes", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
+                                  write_nodes);
+      }
       for (const AddTeamBin& bin : add_team_bins) {
+        const index_type bin_pairs = bin_size(bin.block);
+        if (bin_pairs == 0) continue;
         write_nodes.bin = TeamPairList<Device>{team_pairs, totals, bin.block};
         light_weight_parallel_for("strata::add::write_nodes",
-                                  team_policy(space, n, bin, WriteAddNodes<Value, Device>::scratch_bytes(b)),
+                                  team_policy(space, bin_pairs, bin, WriteAddNodes<Value, Device>::scratch_bytes(b)),
                                   write_nodes);
       }
       if (leaf) nnz = static_cast<index_type>(children);
