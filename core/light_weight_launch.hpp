@@ -11,6 +11,7 @@
 // that. Other backends ignore the hint.
 #include <Kokkos_Core.hpp>
 
+#include <cstddef>
 #include <string>
 
 namespace strata::Impl {
