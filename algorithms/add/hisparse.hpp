@@ -6,8 +6,8 @@
 // a warp or a block, looping over the bin's list), two scans, one read of the
 // level's totals on the host (to size the next level, to check the pool's room,
 // and to size the writing launches: a bin without pairs is not launched), and the
-// writing launches. The pool and the levels' scratch are
-// allocated once per addition (hisparse_add_workspace.hpp). Transposing or
+// writing launches. The pool and the levels' scratch are allocated once per
+// addition (hisparse_add_workspace.hpp). Transposing or
 // conjugating a term costs nothing extra: the traversal reads the term's nodes
 // with swapped local coordinates and conjugated values. The block size of C is
 // A's; a B of another block size is first re-blocked by the conversion (its
@@ -164,9 +164,7 @@ auto AddFormat<ExecSpace, HiSparseMatrix<Value, Device>>::apply(const ExecSpace&
       // The bins' sizes came with the level's totals: an empty bin is not launched, the others
       // start one team per pair (up to the bin's cap).
       const offset_type packed = totals_on_host(packed_bin_counts);
-      const auto bin_size = [&](bool block) {
-        return static_cast<index_type>(block ? packed >> 32 : packed & 0xffffffffu);
-      };
+      const auto bin_size = [&](bool block) { return static_cast<index_type>(packed_bin_size(packed, block)); };
       if (bin_size(false) + bin_size(true) < n) {
         light_weight_parallel_for("strata::add::write_short_nodes", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
                                   write_nodes);

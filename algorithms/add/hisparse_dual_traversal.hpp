@@ -221,6 +221,17 @@ KOKKOS_INLINE_FUNCTION void plan_node(const Kokkos::View<offset_type*, Device>& 
 // host once per level (launch sizes need nothing from the host: teams loop over their bin).
 enum LevelTotal : int { packed_bin_counts = 0, level_bytes = 1, level_children = 2, level_total_slots = 3 };
 
+// The two team bins' counts packed in one word, so that one scan lists both bins: warp pairs in
+// the low 32 bits, block pairs in the high 32 bits (a level has fewer than 2^31 pairs). A pair
+// counts packed_bin_unit(its bin); packed_bin_size reads one bin's count back (on the device and,
+// from the level's totals, on the host).
+KOKKOS_INLINE_FUNCTION constexpr offset_type packed_bin_unit(bool block_bin) {
+  return block_bin ? offset_type(1) << 32 : offset_type(1);
+}
+KOKKOS_INLINE_FUNCTION constexpr offset_type packed_bin_size(offset_type packed, bool block_bin) {
+  return block_bin ? packed >> 32 : packed & 0xffffffffu;
+}
+
 // One bin of team pairs as ListTeamPairs left it: warp pairs from the front of `list`, block
 // pairs from its back, their counts packed in totals(packed_bin_counts).
 template <class Device>
@@ -230,8 +241,7 @@ struct TeamPairList {
   bool block_bin = false;
 
   KOKKOS_INLINE_FUNCTION offset_type size() const {
-    const offset_type packed = totals(packed_bin_counts);
-    return block_bin ? packed >> 32 : packed & 0xffffffffu;
+    return packed_bin_size(totals(packed_bin_counts), block_bin);
   }
   KOKKOS_INLINE_FUNCTION index_type operator[](const offset_type k) const {
     return static_cast<index_type>(block_bin ? list(list.extent(0) - 1 - k) : list(k));
@@ -240,9 +250,8 @@ struct TeamPairList {
 
 // Plan: the size of the union of each pair's positions, and C's node type and bytes for it.
 // One functor, two launches per level: a range over all pairs plans the short ones (one thread
-// each) and counts every other pair for its bin, as a packed pair of counts in bin_count (warp
-// pairs in the low 32 bits, block pairs in the high 32 bits: a level has fewer than 2^31 pairs)
-// that ListTeamPairs turns into the bins' lists; then teams plan the pairs of each bin.
+// each) and counts every other pair for its bin in bin_count (packed_bin_unit), which
+// ListTeamPairs turns into the bins' lists; then teams plan the pairs of each bin.
 template <class Value, class Device>
 struct PlanAddNodes {
   using member_type = typename AddTeam<Device>::member_type;
@@ -260,7 +269,7 @@ struct PlanAddNodes {
   KOKKOS_INLINE_FUNCTION void operator()(const index_type i) const {
     const PairBin kind = pair_bin(A, a(i), B, b(i));
     if (kind != PairBin::short_pair) {
-      bin_count(i) = kind == PairBin::warp_pair ? offset_type(1) : offset_type(1) << 32;
+      bin_count(i) = packed_bin_unit(kind == PairBin::block_pair);
       return;
     }
     bin_count(i) = 0;
@@ -308,10 +317,10 @@ struct ListTeamPairs {
   KOKKOS_INLINE_FUNCTION void operator()(const index_type i, offset_type& at, const bool final) const {
     const offset_type c = bin_count(i);
     if (final && c != 0) {
-      if (c == 1) {
-        list(at & 0xffffffffu) = static_cast<offset_type>(i);
+      if (c == packed_bin_unit(false)) {
+        list(packed_bin_size(at, false)) = static_cast<offset_type>(i);
       } else {
-        list(list.extent(0) - 1 - (at >> 32)) = static_cast<offset_type>(i);
+        list(list.extent(0) - 1 - packed_bin_size(at, true)) = static_cast<offset_type>(i);
       }
     }
     at += c;
