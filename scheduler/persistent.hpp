@@ -3,91 +3,27 @@
 // argue against, built for the comparison): one launch of as many teams as run
 // at once, each taking batches of items from any queue until no work is left.
 //
-// Queues are append-only for the whole run: a consumer takes slots [head, tail)
-// of a queue with a compare-and-swap on its head, and waits for each slot's
-// ready flag, which the producer sets after writing the item (the slot is
-// reserved before it is written). A flag holds the run's epoch, so flags need
-// no clearing between runs. A global count of outstanding items (emitted, not
-// yet processed) ends the run when it reaches zero: an item is counted before
-// it is published and uncounted after its own emissions, so the count cannot
-// reach zero while work remains.
-//
-// Items keep their slots for the whole run, so a queue must hold every item
-// the run puts in it: reserve() the sizes beforehand (a tree walk knows them
-// from one counting walk). A run that overflows a queue cannot repeat a round
-// as the host-driven launcher does (items of all levels are in flight at
-// once): it stops with an error naming the queue and its need, and grows the
-// queue for the next run; the operation's output is then incomplete.
+// The queues, their slot flags and the count of outstanding items that ends
+// the run are shared with the CUDA controller (publishing_queues.hpp): items
+// are consumed while the run still emits, so queues are append-only for the
+// run and must be sized beforehand (reserve()); an overflow is an error that
+// grows the queue for the next run.
 //
 // The operation is the same functor as for the host-driven launcher
 // (host_driven.hpp). Kernels are named functors, not extended lambdas: see
 // docs/BACKENDS.md, "Extended lambdas".
-#include <strata/core/error.hpp>
 #include <strata/core/light_weight_launch.hpp>
 #include <strata/scheduler/item_threads.hpp>
+#include <strata/scheduler/publishing_queues.hpp>
 #include <strata/scheduler/schedule_report.hpp>
 #include <strata/scheduler/work_queues.hpp>
 
 #include <algorithm>
-#include <array>
 #include <cstdint>
-#include <cstring>
-#include <string>
 #include <thread>
 #include <vector>
 
 namespace strata::scheduler {
-
-// Reads an item another thread published. Volatile word loads: on a GPU a
-// plain load could be served from a core's non-coherent L1 line, filled when a
-// neighbouring slot of the same line was read before this one was written.
-template <class Item>
-KOKKOS_INLINE_FUNCTION Item load_published(const Item* slot) {
-  static_assert(sizeof(Item) % sizeof(std::uint32_t) == 0,
-                "scheduler: persistent work items must be a whole number of 32-bit words");
-  constexpr int words = sizeof(Item) / sizeof(std::uint32_t);
-  std::uint32_t w[words];
-  const volatile std::uint32_t* source = reinterpret_cast<const volatile std::uint32_t*>(slot);
-  for (int i = 0; i < words; ++i) w[i] = source[i];
-  Item item;
-  std::memcpy(&item, w, sizeof(Item));
-  return item;
-}
-
-// Polls a counter or flag that other threads change with atomics. A volatile
-// load, not an atomic read-modify-write: a thousand idle teams polling with
-// atomics serialise on the counters at the L2 and starve the producers (the
-// first version did, and took 39 ms for a product the host-driven launcher
-// runs in 0.36 ms).
-KOKKOS_INLINE_FUNCTION std::uint32_t poll(const std::uint32_t* p) {
-  return *reinterpret_cast<const volatile std::uint32_t*>(p);
-}
-
-// Where emitted items go during a persistent run: the queues, plus the slot
-// flags and the count of outstanding items.
-template <class Queues, class Device>
-struct PublishingQueuesRef {
-  using item_type = typename Queues::item_type;
-  static constexpr int size = Queues::size;
-  WorkQueuesRef<Queues, Device> queues;
-  std::uint32_t* ready[size] = {};
-  std::uint32_t* outstanding = nullptr;
-  std::uint32_t epoch = 0;
-
-  KOKKOS_INLINE_FUNCTION void emit(const item_type& item, std::uint32_t type, std::uint32_t count) const {
-    const int q = queues.route(type, count);
-    if (q < 0) return;
-    Kokkos::atomic_fetch_add(outstanding, 1u);
-    const std::uint32_t slot = queues.reserve(q);
-    if (slot < queues.capacity[q]) {
-      queues.items[q][slot] = item;
-      Kokkos::memory_fence();
-      Kokkos::atomic_exchange(&ready[q][slot], epoch);
-    } else {
-      Kokkos::atomic_fetch_sub(outstanding, 1u);  // dropped: the launcher reports the overflow
-    }
-  }
-};
 
 // One thread works on the item alone (a lane of a device team, or a host team).
 struct OneThread {
@@ -155,8 +91,7 @@ struct PersistentWorker {
     for (int i = 0; i < size; ++i) {
       const int q = order[i];
       std::uint32_t head = poll(&heads[q]);
-      const std::uint32_t emitted = poll(&out.queues.counts(q));
-      const std::uint32_t tail = emitted < out.queues.capacity[q] ? emitted : out.queues.capacity[q];
+      const std::uint32_t tail = out.published(q);
       while (head < tail) {
         // Guided: a share of what the queue holds, at least a batch. Taking a fixed batch,
         // the teams serialised on the queue's head (10 ms for the 81,408 leaves of
@@ -176,27 +111,20 @@ struct PersistentWorker {
     return poll(out.outstanding) == 0u ? finished : nothing;
   }
 
-  KOKKOS_INLINE_FUNCTION item_type wait_for(int q, std::uint32_t slot) const {
-    while (poll(&out.ready[q][slot]) != out.epoch) {
-    }
-    Kokkos::memory_fence();
-    return load_published(out.queues.items[q] + slot);
-  }
-
   KOKKOS_INLINE_FUNCTION void process(const member_type& team, int q, std::uint32_t first, std::uint32_t n) const {
     if (layout[q] == ItemLayout::team) {
       for (std::uint32_t k = 0; k < n; ++k) {
-        const item_type item = wait_for(q, first + k);
+        const item_type item = out.wait_for(q, first + k);
         op(q, item, ItemThreads<member_type>{team, true}, out);
       }
     } else if (layout[q] == ItemLayout::thread) {
       Kokkos::parallel_for(Kokkos::TeamThreadRange(team, n), [&](const std::uint32_t k) {
-        const item_type item = wait_for(q, first + k);
+        const item_type item = out.wait_for(q, first + k);
         op(q, item, ItemThreads<member_type>{team, false}, out);
       });
     } else {
       Kokkos::parallel_for(Kokkos::TeamVectorRange(team, n), [&](const std::uint32_t k) {
-        const item_type item = wait_for(q, first + k);
+        const item_type item = out.wait_for(q, first + k);
         op(q, item, OneThread{}, out);
       });
     }
@@ -214,28 +142,23 @@ class PersistentLauncher {
   using Device = Kokkos::Device<ExecSpace, typename ExecSpace::memory_space>;
   using item_type = typename Queues::item_type;
   static constexpr int size = Queues::size;
-  using Counts = typename WorkQueues<Queues, Device>::Counts;
+  using Counts = typename PublishingQueues<Queues, Device>::Counts;
 
   explicit PersistentLauncher(const PersistentOptions& options = {})
       : options_(options),
         queues_(options.initial_capacity),
-        heads_("strata::scheduler::persistent_heads", size),
-        outstanding_("strata::scheduler::persistent_outstanding") {
-    for (int q = 0; q < size; ++q) allocate_flags(q);
-  }
+        heads_("strata::scheduler::persistent_heads", size) {}
 
   // Room for at least needed[q] items in queue q during one run.
-  void reserve(const Counts& needed) {
-    for (int q = 0; q < size; ++q) grow(q, needed[q]);
-  }
+  void reserve(const Counts& needed) { queues_.reserve(needed); }
   std::uint32_t capacity(int q) const { return queues_.capacity(q); }
 
   template <class Operation>
   ScheduleReport run(const ExecSpace& space, const std::vector<Seed<item_type>>& seeds, const Operation& op) {
     ScheduleReport report(size);
     if (seeds.empty()) return report;
-    next_epoch(space);
-    seed(space, seeds);
+    queues_.start_run(space, seeds);
+    Kokkos::deep_copy(space, heads_, 0u);
 
     constexpr bool on_host =
         Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
@@ -244,7 +167,7 @@ class PersistentLauncher {
     int teams = options_.teams;
     if (teams <= 0) teams = std::max(1, space.concurrency() / (team_size * vector_length));
     PersistentWorker<Queues, ExecSpace, Operation> worker{
-        publishing_ref(), heads_.data(), {}, static_cast<std::uint32_t>(teams), {}, {}, op};
+        queues_.ref(), heads_.data(), {}, static_cast<std::uint32_t>(teams), {}, {}, op};
     int next = 0;
     for (const bool producing : {true, false}) {
       for (int q = 0; q < size; ++q) {
@@ -270,78 +193,14 @@ class PersistentLauncher {
         "strata::scheduler::persistent", Kokkos::TeamPolicy<ExecSpace>(space, teams, team_size, vector_length), worker);
     ++report.launches;
     report.rounds = 1;
-
-    const Counts emitted = queues_.read_counts(space);  // fences; throws if an item matched no bin
-    std::string overflow;
-    for (int q = 0; q < size; ++q) {
-      report.items[q] = emitted[q];
-      if (emitted[q] > queues_.capacity(q)) {
-        overflow += " queue " + std::to_string(q) + " needed " + std::to_string(emitted[q]) + " slots, had " +
-                    std::to_string(queues_.capacity(q)) + ";";
-      }
-    }
-    if (!overflow.empty()) {
-      reserve(emitted);
-      STRATA_REQUIRE(false, "scheduler: a persistent run overflowed its queues, so items were dropped and the "
-                            "operation's output is incomplete:" + overflow +
-                                " the queues were grown for the next run (PersistentLauncher::reserve sizes them "
-                                "beforehand)");
-    }
+    queues_.finish_run(space, report, "persistent");  // fences; throws if an item matched no bin or a queue overflowed
     return report;
   }
 
  private:
-  PublishingQueuesRef<Queues, Device> publishing_ref() const {
-    PublishingQueuesRef<Queues, Device> r;
-    r.queues = queues_.ref();
-    for (int q = 0; q < size; ++q) r.ready[q] = ready_[q].data();
-    r.outstanding = outstanding_.data();
-    r.epoch = epoch_;
-    return r;
-  }
-
-  // A queue and its flags, with room for at least `needed` items.
-  void grow(int q, std::uint64_t needed) {
-    if (needed <= queues_.capacity(q)) return;
-    queues_.grow(q, needed);
-    allocate_flags(q);
-  }
-
-  void allocate_flags(int q) {
-    ready_[q] = Kokkos::View<std::uint32_t*, Device>("strata::scheduler::persistent_ready_" + std::to_string(q),
-                                                     queues_.capacity(q));
-  }
-
-  // Flags equal to an earlier run's epoch read as "not ready"; after 2^32 - 1
-  // runs the flags are cleared and the epochs start again.
-  void next_epoch(const ExecSpace& space) {
-    if (++epoch_ == 0) {
-      for (int q = 0; q < size; ++q) Kokkos::deep_copy(space, ready_[q], 0u);
-      epoch_ = 1;
-    }
-  }
-
-  void seed(const ExecSpace& space, const std::vector<Seed<item_type>>& seeds) {
-    queues_.clear(space);
-    Kokkos::deep_copy(space, heads_, 0u);
-    const auto per_queue = seeds_per_queue<Queues>(seeds);
-    for (int q = 0; q < size; ++q) {
-      grow(q, per_queue[q].size());
-      queues_.fill(space, q, per_queue[q]);
-      if (!per_queue[q].empty()) {
-        Kokkos::deep_copy(space, Kokkos::subview(ready_[q], std::make_pair(std::size_t(0), per_queue[q].size())),
-                          epoch_);
-      }
-    }
-    Kokkos::deep_copy(space, outstanding_, static_cast<std::uint32_t>(seeds.size()));
-  }
-
   PersistentOptions options_;
-  WorkQueues<Queues, Device> queues_;
-  std::array<Kokkos::View<std::uint32_t*, Device>, size> ready_;
+  PublishingQueues<Queues, Device> queues_;
   Kokkos::View<std::uint32_t*, Device> heads_;
-  Kokkos::View<std::uint32_t, Device> outstanding_;
-  std::uint32_t epoch_ = 0;
 };
 
 }  // namespace strata::scheduler

@@ -53,11 +53,11 @@ struct QueueSet {
     ((queue < 0 && Bins::matches(type, count) ? (void)(queue = i) : (void)0, ++i), ...);
     return queue;
   }
-  static constexpr int threads_per_item(int queue) {
+  KOKKOS_INLINE_FUNCTION static constexpr int threads_per_item(int queue) {
     constexpr int threads[] = {Bins::threads_per_item...};
     return threads[queue];
   }
-  static constexpr bool produces(int queue) {
+  KOKKOS_INLINE_FUNCTION static constexpr bool produces(int queue) {
     constexpr bool produce[] = {(Bins::role == QueueRole::produces)...};
     return produce[queue];
   }

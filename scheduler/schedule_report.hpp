@@ -19,6 +19,10 @@ struct ScheduleReport {
   int repeated_rounds = 0;     // rounds whose producing launches ran again after a queue grew
   std::int64_t launches = 0;   // kernel launches
   std::vector<std::int64_t> items;  // items processed, per queue
+  // The CUDA controller (controller.hpp), timed on the device's clock; 0 for the other launchers.
+  std::int64_t device_ns = 0;        // from the controller's start to its end
+  std::int64_t idle_ns = 0;          // of that, time no child block ran while items were outstanding
+  std::int64_t deferred_launches = 0;  // launches the device runtime refused (pending-launch limit) and retried
   std::int64_t total_items() const {
     std::int64_t n = 0;
     for (auto i : items) n += i;

@@ -25,6 +25,7 @@ enum class SpmvAlgorithm {
   leaf_teams,     // one team per leaf, atomics on y (the simple traversal)
   scheduled,      // the tree walked on the dynamic scheduler at every product (scheduler/host_driven.hpp)
   persistent,     // the same walk in one launch of persistent teams (scheduler/persistent.hpp)
+  controlled,     // the same walk launched from the device by the CUDA controller (scheduler/controller.hpp)
 };
 
 inline const char* to_string(SpmvAlgorithm a) {
@@ -40,6 +41,7 @@ inline const char* to_string(SpmvAlgorithm a) {
     case SpmvAlgorithm::leaf_teams: return "leaf_teams";
     case SpmvAlgorithm::scheduled: return "scheduled";
     case SpmvAlgorithm::persistent: return "persistent";
+    case SpmvAlgorithm::controlled: return "controlled";
   }
   return "?";
 }

@@ -7,12 +7,16 @@
 //    host-driven launcher (hisparse_scheduled.hpp), nothing precomputed but the
 //    root's entry count;
 //  - persistent: the same walk in one launch of persistent teams, its queues
-//    sized by one counting walk when the handle is analysed.
+//    sized by one counting walk when the handle is analysed;
+//  - controlled (CUDA builds with STRATA_ENABLE_CUDA_CONTROLLER): the same walk
+//    launched from the device by the controller warp, queues sized the same
+//    way (hisparse_controlled.hpp).
 // A's own transpose flag and scale factor fold into the mode and alpha, so A^T
 // costs what A costs. Rank-2 x/y are multiplied column by column.
 // Kernels are named functors, not extended lambdas: see docs/BACKENDS.md, "Extended lambdas".
 #include <strata/algorithms/spmv/handle.hpp>
 #include <strata/algorithms/spmv/hisparse_entry.hpp>
+#include <strata/algorithms/spmv/hisparse_controlled.hpp>
 #include <strata/algorithms/spmv/hisparse_scheduled.hpp>
 #include <strata/algorithms/spmv/vectors.hpp>
 #include <strata/formats/hisparse/hisparse_leaves.hpp>
@@ -79,11 +83,15 @@ struct SpmvFormat<ExecSpace, HiSparseMatrix<Value, Device>> {
   using matrix_type = HiSparseMatrix<Value, Device>;
   using value_type = Value;
 
+  static constexpr bool has_controller = scheduler::controller_available<ExecSpace>::value;
   static bool supports(SpmvAlgorithm a) {
     return a == SpmvAlgorithm::format_default || a == SpmvAlgorithm::leaf_teams || a == SpmvAlgorithm::scheduled ||
-           a == SpmvAlgorithm::persistent;
+           a == SpmvAlgorithm::persistent || (has_controller && a == SpmvAlgorithm::controlled);
   }
-  static std::string algorithm_list() { return "leaf_teams (default), scheduled, persistent"; }
+  static std::string algorithm_list() {
+    return std::string("leaf_teams (default), scheduled, persistent") +
+           (has_controller ? ", controlled" : " (controlled: CUDA builds with STRATA_ENABLE_CUDA_CONTROLLER only)");
+  }
   static void check_settings(const SpmvSettings& s) {
     refuse_coo_options(name, s);
     check_row_lanes(name, s, false);
@@ -101,8 +109,9 @@ struct SpmvFormat<ExecSpace, HiSparseMatrix<Value, Device>> {
     hisparse::LeafList<Device> leaves;                          // leaf_teams
     std::shared_ptr<HiSparseSpmvLauncher<ExecSpace>> launcher;           // scheduled: its queues, reused by every product
     std::shared_ptr<HiSparsePersistentLauncher<ExecSpace>> persistent;  // persistent: queues sized for one product
-    std::uint32_t root_count = 0;                                        // scheduled, persistent
-    scheduler::ScheduleReport last;                                      // scheduled, persistent: the last product's walk
+    std::shared_ptr<HiSparseControllerLauncher<ExecSpace>> controller;  // controlled: queues sized for one product
+    std::uint32_t root_count = 0;                                        // the walks
+    scheduler::ScheduleReport last;                                      // the walks: the last product's
   };
   static void analyze(const ExecSpace& space, const SpmvSettings& s, const matrix_type& A, State& state) {
     state.algorithm = s.algorithm == SpmvAlgorithm::format_default ? SpmvAlgorithm::leaf_teams : s.algorithm;
@@ -113,8 +122,10 @@ struct SpmvFormat<ExecSpace, HiSparseMatrix<Value, Device>> {
     state.root_count = hisparse_root_count(A);
     if (state.algorithm == SpmvAlgorithm::scheduled) {
       state.launcher = std::make_shared<HiSparseSpmvLauncher<ExecSpace>>();
-    } else {
-      state.persistent = hisparse_persistent_launcher(space, A, state.root_count);
+    } else if (state.algorithm == SpmvAlgorithm::persistent) {
+      state.persistent = hisparse_reserved_launcher<HiSparsePersistentLauncher<ExecSpace>>(space, A, state.root_count);
+    } else if constexpr (has_controller) {
+      state.controller = hisparse_reserved_launcher<HiSparseControllerLauncher<ExecSpace>>(space, A, state.root_count);
     }
   }
 
@@ -135,6 +146,11 @@ struct SpmvFormat<ExecSpace, HiSparseMatrix<Value, Device>> {
       } else if (state.algorithm == SpmvAlgorithm::persistent) {
         state.last = hisparse_scheduled_product(space, *state.persistent, A, state.root_count, transpose, conjugate,
                                                 alpha * scale, x, y);
+      } else if (state.algorithm == SpmvAlgorithm::controlled) {
+        if constexpr (has_controller) {
+          state.last = hisparse_controlled_product(space, *state.controller, A, state.root_count, transpose, conjugate,
+                                                   alpha * scale, controlled_vector(x), controlled_vector(y));
+        }
       } else if (state.leaves.size > 0) {
         hisparse_leaf_products(space, A.ref(), state.leaves, transpose, conjugate, alpha * scale, x, y);
       }
@@ -147,6 +163,13 @@ struct SpmvFormat<ExecSpace, HiSparseMatrix<Value, Device>> {
              "last product: " + std::to_string(state.last.rounds) + " rounds, " +
              std::to_string(state.last.launches) + " launches, " + std::to_string(state.last.total_items()) +
              " nodes)";
+    }
+    if (state.algorithm == SpmvAlgorithm::controlled) {
+      return "controlled(last product: " + std::to_string(state.last.launches) + " launches in " +
+             std::to_string(state.last.rounds) + " passes, " + std::to_string(state.last.total_items()) +
+             " nodes, controller " + std::to_string(state.last.device_ns / 1000) + " us of which idle " +
+             std::to_string(state.last.idle_ns / 1000) + " us, " + std::to_string(state.last.deferred_launches) +
+             " deferred launches)";
     }
     return "leaf_teams(" + std::to_string(state.leaves.size) + " leaves)";
   }

@@ -3,6 +3,7 @@
 // hisparse_scheduled.hpp) do with one stored entry v at (r, c): y(r) += alpha * op(v) * x(c), or
 // with the coordinates swapped when the product is transposed. The target and the product are
 // separate so that a thread can sum the entries it holds for one target before one atomic.
+#include <strata/algorithms/spmv/vectors.hpp>
 #include <strata/core/atomic_add.hpp>
 #include <strata/core/index.hpp>
 #include <strata/core/value_traits.hpp>

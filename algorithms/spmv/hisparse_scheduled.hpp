@@ -177,15 +177,17 @@ std::vector<scheduler::Seed<HiSparseWorkItem>> hisparse_root_seed(const HiSparse
   return seeds;
 }
 
-// A persistent launcher whose queues hold one product's items: one counting
-// walk on the host-driven launcher says how many each queue receives.
-template <class ExecSpace, class Value, class Device>
-std::shared_ptr<HiSparsePersistentLauncher<ExecSpace>> hisparse_persistent_launcher(
-    const ExecSpace& space, const HiSparseMatrix<Value, Device>& A, std::uint32_t root_count) {
-  auto launcher = std::make_shared<HiSparsePersistentLauncher<ExecSpace>>();
+// A launcher whose queues hold one product's items (persistent, controller:
+// items are consumed while the walk still emits, so queues cannot grow during
+// a run): one counting walk on the host-driven launcher says how many each
+// queue receives.
+template <class Launcher, class ExecSpace, class Value, class Device>
+std::shared_ptr<Launcher> hisparse_reserved_launcher(const ExecSpace& space, const HiSparseMatrix<Value, Device>& A,
+                                                     std::uint32_t root_count) {
+  auto launcher = std::make_shared<Launcher>();
   HiSparseSpmvLauncher<ExecSpace> counting;
   const auto report = counting.run(space, hisparse_root_seed(A, root_count), HiSparseCountingWalk<Value, Device>{A.ref()});
-  typename HiSparsePersistentLauncher<ExecSpace>::Counts needed{};
+  typename Launcher::Counts needed{};
   for (int q = 0; q < hisparse_queues::SpmvQueues::size; ++q) {
     needed[q] = static_cast<std::uint32_t>(report.items[q]);
   }
@@ -195,7 +197,7 @@ std::shared_ptr<HiSparsePersistentLauncher<ExecSpace>> hisparse_persistent_launc
 
 // y += alpha * op(A) x (y already scaled by beta), walking the tree from the
 // root, whose entry count the caller read once (hisparse_root_count), on
-// either launcher.
+// any launcher.
 template <class ExecSpace, class Launcher, class Value, class Device, class XView, class YView>
 scheduler::ScheduleReport hisparse_scheduled_product(const ExecSpace& space, Launcher& launcher,
                                                      const HiSparseMatrix<Value, Device>& A, std::uint32_t root_count,

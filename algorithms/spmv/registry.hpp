@@ -5,6 +5,7 @@
 #include <strata/algorithms/spmv/any_matrix.hpp>
 #include <strata/algorithms/spmv/cusparse.hpp>
 #include <strata/core/kokkos_compat.hpp>
+#include <strata/scheduler/controller.hpp>
 
 #include <string>
 #include <vector>
@@ -41,6 +42,10 @@ std::vector<SpmvKernel> spmv_kernels() {
                "HiSparse, tree walk on the dynamic scheduler (host-driven launcher)"});
   k.push_back({"hisparse-persist", Format::hisparse, SpmvAlgorithm::persistent, false,
                "HiSparse, tree walk on persistent teams (one launch)"});
+  if (scheduler::controller_available<ExecSpace>::value) {
+    k.push_back({"hisparse-ctrl", Format::hisparse, SpmvAlgorithm::controlled, false,
+                 "HiSparse, tree walk launched from the device by the CUDA controller (dynamic parallelism)"});
+  }
   k.push_back({"auto", Format::automatic, SpmvAlgorithm::format_default, false,
                "automatic choice by the matrix's statistics (documented rule)"});
   k.push_back({"auto-timed", Format::automatic, SpmvAlgorithm::format_default, true,

@@ -1,5 +1,5 @@
 // strata::spmv on HiSparseMatrix, every algorithm (the simple leaf traversal and
-// the tree walk on the dynamic scheduler's host-driven and persistent launchers): the typed suite, then the matrix's
+// the tree walk on the dynamic scheduler's host-driven, persistent and, where built, controller launchers): the typed suite, then the matrix's
 // own transpose flag and scale factor folded into the product.
 #include "algorithms/spmv/spmv_api_cases.hpp"
 #include "formats/hisparse/hisparse_test_matrices.hpp"
@@ -14,7 +14,12 @@ template <class Value>
 class HiSparseSpmvTest : public ::testing::Test {};
 TYPED_TEST_SUITE(HiSparseSpmvTest, test::ValueTypes);
 
-const SpmvAlgorithm algorithms[] = {SpmvAlgorithm::leaf_teams, SpmvAlgorithm::scheduled, SpmvAlgorithm::persistent};
+// The controller where this build has it (CUDA, STRATA_ENABLE_CUDA_CONTROLLER).
+const std::vector<SpmvAlgorithm> algorithms = [] {
+  std::vector<SpmvAlgorithm> a{SpmvAlgorithm::leaf_teams, SpmvAlgorithm::scheduled, SpmvAlgorithm::persistent};
+  if (scheduler::controller_available<ExecSpace>::value) a.push_back(SpmvAlgorithm::controlled);
+  return a;
+}();
 
 SpmvSettings with_algorithm(SpmvAlgorithm a) {
   SpmvSettings s;
@@ -43,9 +48,12 @@ TYPED_TEST(HiSparseSpmvTest, MatchesReferenceWithTransposeFlagAndScale) {
     if (c.coo.num_rows > 100000 || c.coo.num_cols > 100000) continue;  // vectors of 2^33 entries do not fit
     SCOPED_TRACE(c.name);
     const auto coo = test::convert_coo<Value>(c.coo);
-    for (const auto& [flag, algorithm] :
-         {std::pair{false, algorithms[0]}, std::pair{true, algorithms[0]}, std::pair{false, algorithms[1]},
-          std::pair{true, algorithms[1]}, std::pair{false, algorithms[2]}, std::pair{true, algorithms[2]}}) {
+    std::vector<std::pair<bool, SpmvAlgorithm>> runs;
+    for (const SpmvAlgorithm algorithm : algorithms) {
+      runs.push_back({false, algorithm});
+      runs.push_back({true, algorithm});
+    }
+    for (const auto& [flag, algorithm] : runs) {
       SCOPED_TRACE(std::string(to_string(algorithm)) + (flag ? ", transposed" : ""));
       auto A = to_hisparse<Device>(coo, c.log2_block);
       // The reference sees the explicit matrix s * op_flag(A).

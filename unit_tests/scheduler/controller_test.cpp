@@ -1,0 +1,232 @@
+// The CUDA controller on the synthetic tree: every leaf visited once and every
+// queue receiving exactly what the host-driven and persistent launchers' queues
+// receive, from an empty run to millions of items, whatever the launch policy
+// (eager or batched) and when the device runtime refuses launches (pending
+// launch limit); a queue too small stops the run with an error and is grown
+// for the next run; an item matching no bin and an operation that never stops
+// end with errors, not hangs. Builds without the controller check that it is
+// absent and that HiSparse refuses its algorithm, naming the build option.
+#include "scheduler/synthetic_tree.hpp"
+
+#include <strata/algorithms/spmv.hpp>
+#include <strata/algorithms/spmv/registry.hpp>
+#include <strata/core/error.hpp>
+#include <strata/scheduler/controller.hpp>
+#include <strata/scheduler/host_driven.hpp>
+#include <strata/scheduler/persistent.hpp>
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace strata {
+namespace {
+
+using namespace test::synthetic_tree;
+
+#if defined(KOKKOS_ENABLE_CUDA) && STRATA_ENABLE_CUDA_CONTROLLER
+
+using Launcher = scheduler::ControllerLauncher<TreeQueues, ExecSpace>;
+
+std::vector<scheduler::Seed<Node>> root_seed(std::uint64_t leaves) {
+  std::vector<scheduler::Seed<Node>> seeds;
+  if (leaves > 0) {
+    const Node root{0, leaves, 0};
+    seeds.push_back({root, type_of(root), count_of(root)});
+  }
+  return seeds;
+}
+
+template <class AnyLauncher>
+scheduler::ScheduleReport run(AnyLauncher& launcher, std::uint64_t leaves, std::vector<int>& visits_out) {
+  Kokkos::View<int*, Device> visits("visits", leaves);
+  const auto report = launcher.run(ExecSpace(), root_seed(leaves), WalkTree{visits});
+  auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), visits);
+  visits_out.assign(host.data(), host.data() + host.extent(0));
+  return report;
+}
+
+scheduler::ScheduleReport host_driven(std::uint64_t leaves) {
+  scheduler::HostDrivenLauncher<TreeQueues, ExecSpace> launcher;
+  std::vector<int> visits;
+  return run(launcher, leaves, visits);
+}
+
+template <class AnyLauncher, class Options = scheduler::ControllerOptions>
+AnyLauncher sized_for(std::uint64_t leaves, const Options& options = {}) {
+  const auto counted = host_driven(leaves);
+  typename AnyLauncher::Counts needed{};
+  for (int q = 0; q < TreeQueues::size; ++q) needed[q] = static_cast<std::uint32_t>(counted.items[q]);
+  AnyLauncher launcher(options);
+  launcher.reserve(needed);
+  return launcher;
+}
+
+TEST(ControllerScheduler, NoSeedsLaunchNothing) {
+  Launcher launcher;
+  std::vector<int> visits;
+  const auto report = run(launcher, 0, visits);
+  EXPECT_EQ(report.launches, 0);
+  EXPECT_EQ(report.total_items(), 0);
+}
+
+TEST(ControllerScheduler, OneItem) {
+  Launcher launcher;
+  std::vector<int> visits;
+  const auto report = run(launcher, 1, visits);
+  ASSERT_EQ(visits.size(), 1u);
+  EXPECT_EQ(visits[0], 1);
+  EXPECT_EQ(report.launches, 1);
+  EXPECT_EQ(report.items[3], 1);
+  EXPECT_EQ(report.deferred_launches, 0);
+  EXPECT_GT(report.device_ns, 0);
+  EXPECT_LE(report.idle_ns, report.device_ns);
+}
+
+TEST(ControllerScheduler, EveryLauncherGivesTheSameItemsAcrossAllQueueSizes) {
+  for (std::uint64_t leaves : {2ull, 31ull, 33ull, 257ull, 1000ull, 65537ull}) {
+    SCOPED_TRACE("leaves " + std::to_string(leaves));
+    const auto expected = host_driven(leaves);
+    Launcher controller = sized_for<Launcher>(leaves);
+    std::vector<int> visits;
+    const auto report = run(controller, leaves, visits);
+    expect_every_leaf_once(visits);
+    EXPECT_EQ(report.items, expected.items);
+    EXPECT_EQ(report.total_items(), host_shape({0, leaves, 0}).nodes);
+    EXPECT_GE(report.launches, 1);
+    EXPECT_LE(report.idle_ns, report.device_ns);
+    auto persistent =
+        sized_for<scheduler::PersistentLauncher<TreeQueues, ExecSpace>>(leaves, scheduler::PersistentOptions{});
+    std::vector<int> persistent_visits;
+    EXPECT_EQ(run(persistent, leaves, persistent_visits).items, expected.items);
+    EXPECT_EQ(persistent_visits, visits);
+  }
+}
+
+TEST(ControllerScheduler, EagerAndBatchedLaunchPoliciesGiveTheSameItems) {
+  // full_blocks = dry_blocks = 1: every item as soon as it is published, in launches of a block;
+  // dry_blocks = 1, full_blocks huge: launches wait until the GPU runs dry.
+  const std::uint64_t leaves = 200000;
+  const auto expected = host_driven(leaves);
+  for (const auto& [full, dry] : {std::pair{1, 1}, std::pair{1 << 20, 1}, std::pair{1, 1 << 20}}) {
+    SCOPED_TRACE("full_blocks " + std::to_string(full) + ", dry_blocks " + std::to_string(dry));
+    scheduler::ControllerOptions options;
+    options.full_blocks = full;
+    options.dry_blocks = dry;
+    Launcher launcher = sized_for<Launcher>(leaves, options);
+    std::vector<int> visits;
+    const auto report = run(launcher, leaves, visits);
+    expect_every_leaf_once(visits);
+    EXPECT_EQ(report.items, expected.items);
+  }
+}
+
+TEST(ControllerScheduler, LaunchesTheDeviceRuntimeRefusesAreRetried) {
+  // A pending-launch limit of a few launches, and a policy that launches every item at once:
+  // the device runtime refuses launches, and the controller tries them again.
+  std::size_t limit = 0;
+  ASSERT_EQ(cudaDeviceGetLimit(&limit, cudaLimitDevRuntimePendingLaunchCount), cudaSuccess);
+  ASSERT_EQ(cudaDeviceSetLimit(cudaLimitDevRuntimePendingLaunchCount, 1), cudaSuccess);
+  scheduler::ControllerOptions eager;
+  eager.full_blocks = 1;
+  eager.dry_blocks = 1 << 30;
+  const std::uint64_t leaves = 3000000;
+  Launcher launcher = sized_for<Launcher>(leaves, eager);
+  std::vector<int> visits;
+  const auto report = run(launcher, leaves, visits);
+  ASSERT_EQ(cudaDeviceSetLimit(cudaLimitDevRuntimePendingLaunchCount, limit), cudaSuccess);
+  expect_every_leaf_once(visits);
+  EXPECT_EQ(report.items, host_driven(leaves).items);
+  EXPECT_GT(report.deferred_launches, 0) << report.launches << " launches";
+}
+
+TEST(ControllerScheduler, RepeatedRunsOnTheSameQueues) {
+  Launcher launcher = sized_for<Launcher>(5000);
+  for (int r = 0; r < 5; ++r) {
+    SCOPED_TRACE("run " + std::to_string(r));
+    std::vector<int> visits;
+    run(launcher, 5000 - 7 * r, visits);
+    expect_every_leaf_once(visits);
+  }
+}
+
+TEST(ControllerScheduler, MillionsOfItems) {
+  const std::uint64_t leaves = 3000000;
+  Launcher launcher = sized_for<Launcher>(leaves);
+  std::vector<int> visits;
+  const auto report = run(launcher, leaves, visits);
+  expect_every_leaf_once(visits);
+  EXPECT_EQ(report.items, host_driven(leaves).items);
+  EXPECT_GT(report.total_items(), 3000000);
+}
+
+TEST(ControllerScheduler, AFullQueueIsAnErrorAndIsGrownForTheNextRun) {
+  scheduler::ControllerOptions tiny;
+  tiny.initial_capacity = 1;
+  Launcher launcher(tiny);
+  std::vector<int> visits;
+  try {
+    run(launcher, 100000, visits);
+    FAIL() << "expected strata::Error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("controller run overflowed"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("incomplete"), std::string::npos) << e.what();
+  }
+  bool completed = false;
+  for (int attempt = 0; attempt < 16 && !completed; ++attempt) {
+    try {
+      const auto report = run(launcher, 100000, visits);
+      expect_every_leaf_once(visits);
+      EXPECT_EQ(report.items, host_driven(100000).items);
+      completed = true;
+    } catch (const Error&) {
+    }
+  }
+  EXPECT_TRUE(completed);
+}
+
+TEST(ControllerScheduler, AnItemMatchingNoBinIsAnError) {
+  using Narrow = scheduler::QueueSet<Node, Bin<inner_type, 1, 32, 32, QueueRole::produces>,
+                                     Bin<leaf_type, 1, 1, 1, QueueRole::final>>;
+  Kokkos::View<int*, Device> visits("visits", 100000);
+  const Node root{0, 100000, 0};
+  scheduler::ControllerLauncher<Narrow, ExecSpace> launcher;
+  try {
+    launcher.run(ExecSpace(), {{root, type_of(root), count_of(root)}}, WalkTree{visits});
+    FAIL() << "expected strata::Error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("matched no bin"), std::string::npos) << e.what();
+  }
+}
+
+TEST(ControllerScheduler, AnOperationThatNeverStopsEndsAtTheQueueCapacity) {
+  Launcher launcher;  // 1024 slots per queue
+  try {
+    launcher.run(ExecSpace(), {{Node{0, 2, 0}, inner_type, 1}}, NeverStops{});
+    FAIL() << "expected strata::Error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("queue 0 needed 1025 slots, had 1024"), std::string::npos) << e.what();
+  }
+}
+
+#else
+
+TEST(ControllerScheduler, AbsentInThisBuildAndRefusedByHiSparse) {
+  EXPECT_FALSE(scheduler::controller_available<ExecSpace>::value);
+  SpmvSettings settings;
+  settings.algorithm = SpmvAlgorithm::controlled;
+  try {
+    SpmvHandle<ExecSpace, HiSparseMatrix<double, Device>> handle(settings);
+    FAIL() << "expected strata::Error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("STRATA_ENABLE_CUDA_CONTROLLER"), std::string::npos) << e.what();
+  }
+  for (const auto& kernel : spmv_kernels<ExecSpace>()) EXPECT_NE(kernel.name, "hisparse-ctrl");
+}
+
+#endif
+
+}  // namespace
+}  // namespace strata
