@@ -1,8 +1,8 @@
 // The CUDA controller on the synthetic tree: every leaf visited once and every
 // queue receiving exactly what the host-driven and persistent launchers' queues
 // receive, from an empty run to millions of items, whatever the launch policy
-// (eager or batched) and when the device runtime refuses launches (pending
-// launch limit); a queue too small stops the run with an error and is grown
+// (eager or batched) and under a pending-launch limit of one (refused launches
+// are retried); a queue too small stops the run with an error and is grown
 // for the next run; an item matching no bin and an operation that never stops
 // end with errors, not hangs. Builds without the controller check that it is
 // absent and that HiSparse refuses its algorithm, naming the build option.
@@ -123,9 +123,10 @@ TEST(ControllerScheduler, EagerAndBatchedLaunchPoliciesGiveTheSameItems) {
   }
 }
 
-TEST(ControllerScheduler, LaunchesTheDeviceRuntimeRefusesAreRetried) {
-  // A pending-launch limit of a few launches, and a policy that launches every item at once:
-  // the device runtime refuses launches, and the controller tries them again.
+TEST(ControllerScheduler, CompletesUnderAPendingLaunchLimitOfOne) {
+  // A pending-launch limit of one launch, and a policy that launches every item at once: the device
+  // runtime may refuse launches (whether it does depends on timing: seen on some runs, not on
+  // others), and a refused launch must be retried, never dropped.
   std::size_t limit = 0;
   ASSERT_EQ(cudaDeviceGetLimit(&limit, cudaLimitDevRuntimePendingLaunchCount), cudaSuccess);
   ASSERT_EQ(cudaDeviceSetLimit(cudaLimitDevRuntimePendingLaunchCount, 1), cudaSuccess);
@@ -139,7 +140,7 @@ TEST(ControllerScheduler, LaunchesTheDeviceRuntimeRefusesAreRetried) {
   ASSERT_EQ(cudaDeviceSetLimit(cudaLimitDevRuntimePendingLaunchCount, limit), cudaSuccess);
   expect_every_leaf_once(visits);
   EXPECT_EQ(report.items, host_driven(leaves).items);
-  EXPECT_GT(report.deferred_launches, 0) << report.launches << " launches";
+  EXPECT_GE(report.launches, 1);
 }
 
 TEST(ControllerScheduler, RepeatedRunsOnTheSameQueues) {
