@@ -6,7 +6,7 @@
 // for the next run; an item matching no bin and an operation that never stops
 // end with errors, not hangs. Builds without the controller check that it is
 // absent and that HiSparse refuses its algorithm, naming the build option.
-#include "scheduler/synthetic_tree.hpp"
+#include "scheduler/publishing_launcher_cases.hpp"
 
 #include <strata/algorithms/spmv.hpp>
 #include <strata/algorithms/spmv/registry.hpp>
@@ -29,40 +29,6 @@ using namespace test::synthetic_tree;
 #if defined(KOKKOS_ENABLE_CUDA) && STRATA_ENABLE_CUDA_CONTROLLER
 
 using Launcher = scheduler::ControllerLauncher<TreeQueues, ExecSpace>;
-
-std::vector<scheduler::Seed<Node>> root_seed(std::uint64_t leaves) {
-  std::vector<scheduler::Seed<Node>> seeds;
-  if (leaves > 0) {
-    const Node root{0, leaves, 0};
-    seeds.push_back({root, type_of(root), count_of(root)});
-  }
-  return seeds;
-}
-
-template <class AnyLauncher>
-scheduler::ScheduleReport run(AnyLauncher& launcher, std::uint64_t leaves, std::vector<int>& visits_out) {
-  Kokkos::View<int*, Device> visits("visits", leaves);
-  const auto report = launcher.run(ExecSpace(), root_seed(leaves), WalkTree{visits});
-  auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), visits);
-  visits_out.assign(host.data(), host.data() + host.extent(0));
-  return report;
-}
-
-scheduler::ScheduleReport host_driven(std::uint64_t leaves) {
-  scheduler::HostDrivenLauncher<TreeQueues, ExecSpace> launcher;
-  std::vector<int> visits;
-  return run(launcher, leaves, visits);
-}
-
-template <class AnyLauncher, class Options = scheduler::ControllerOptions>
-AnyLauncher sized_for(std::uint64_t leaves, const Options& options = {}) {
-  const auto counted = host_driven(leaves);
-  typename AnyLauncher::Counts needed{};
-  for (int q = 0; q < TreeQueues::size; ++q) needed[q] = static_cast<std::uint32_t>(counted.items[q]);
-  AnyLauncher launcher(options);
-  launcher.reserve(needed);
-  return launcher;
-}
 
 TEST(ControllerScheduler, NoSeedsLaunchNothing) {
   Launcher launcher;
@@ -89,7 +55,7 @@ TEST(ControllerScheduler, EveryLauncherGivesTheSameItemsAcrossAllQueueSizes) {
   for (std::uint64_t leaves : {2ull, 31ull, 33ull, 257ull, 1000ull, 65537ull}) {
     SCOPED_TRACE("leaves " + std::to_string(leaves));
     const auto expected = host_driven(leaves);
-    Launcher controller = sized_for<Launcher>(leaves);
+    Launcher controller = sized_for<Launcher>(leaves, scheduler::ControllerOptions{});
     std::vector<int> visits;
     const auto report = run(controller, leaves, visits);
     expect_every_leaf_once(visits);
@@ -144,7 +110,7 @@ TEST(ControllerScheduler, CompletesUnderAPendingLaunchLimitOfOne) {
 }
 
 TEST(ControllerScheduler, RepeatedRunsOnTheSameQueues) {
-  Launcher launcher = sized_for<Launcher>(5000);
+  Launcher launcher = sized_for<Launcher>(5000, scheduler::ControllerOptions{});
   for (int r = 0; r < 5; ++r) {
     SCOPED_TRACE("run " + std::to_string(r));
     std::vector<int> visits;
@@ -155,7 +121,7 @@ TEST(ControllerScheduler, RepeatedRunsOnTheSameQueues) {
 
 TEST(ControllerScheduler, MillionsOfItems) {
   const std::uint64_t leaves = 3000000;
-  Launcher launcher = sized_for<Launcher>(leaves);
+  Launcher launcher = sized_for<Launcher>(leaves, scheduler::ControllerOptions{});
   std::vector<int> visits;
   const auto report = run(launcher, leaves, visits);
   expect_every_leaf_once(visits);
@@ -164,52 +130,15 @@ TEST(ControllerScheduler, MillionsOfItems) {
 }
 
 TEST(ControllerScheduler, AFullQueueIsAnErrorAndIsGrownForTheNextRun) {
-  scheduler::ControllerOptions tiny;
-  tiny.initial_capacity = 1;
-  Launcher launcher(tiny);
-  std::vector<int> visits;
-  try {
-    run(launcher, 100000, visits);
-    FAIL() << "expected strata::Error";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("controller run overflowed"), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find("incomplete"), std::string::npos) << e.what();
-  }
-  bool completed = false;
-  for (int attempt = 0; attempt < 16 && !completed; ++attempt) {
-    try {
-      const auto report = run(launcher, 100000, visits);
-      expect_every_leaf_once(visits);
-      EXPECT_EQ(report.items, host_driven(100000).items);
-      completed = true;
-    } catch (const Error&) {
-    }
-  }
-  EXPECT_TRUE(completed);
+  expect_a_full_queue_is_an_error_and_is_grown<Launcher>(scheduler::ControllerOptions{}, "controller");
 }
 
 TEST(ControllerScheduler, AnItemMatchingNoBinIsAnError) {
-  using Narrow = scheduler::QueueSet<Node, Bin<inner_type, 1, 32, 32, QueueRole::produces>,
-                                     Bin<leaf_type, 1, 1, 1, QueueRole::final>>;
-  Kokkos::View<int*, Device> visits("visits", 100000);
-  const Node root{0, 100000, 0};
-  scheduler::ControllerLauncher<Narrow, ExecSpace> launcher;
-  try {
-    launcher.run(ExecSpace(), {{root, type_of(root), count_of(root)}}, WalkTree{visits});
-    FAIL() << "expected strata::Error";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("matched no bin"), std::string::npos) << e.what();
-  }
+  expect_an_item_matching_no_bin_is_an_error<scheduler::ControllerLauncher>();
 }
 
 TEST(ControllerScheduler, AnOperationThatNeverStopsEndsAtTheQueueCapacity) {
-  Launcher launcher;  // 1024 slots per queue
-  try {
-    launcher.run(ExecSpace(), {{Node{0, 2, 0}, inner_type, 1}}, NeverStops{});
-    FAIL() << "expected strata::Error";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("queue 0 needed 1025 slots, had 1024"), std::string::npos) << e.what();
-  }
+  expect_an_operation_that_never_stops_ends_at_the_queue_capacity<Launcher>();
 }
 
 #else

@@ -4,7 +4,7 @@
 // an error (items of every level are in flight at once, so a round cannot be
 // repeated) and is grown for the next run; an item matching no bin and an
 // operation that never stops end with errors, not hangs.
-#include "scheduler/synthetic_tree.hpp"
+#include "scheduler/publishing_launcher_cases.hpp"
 
 #include <strata/core/error.hpp>
 #include <strata/scheduler/host_driven.hpp>
@@ -22,38 +22,9 @@ namespace {
 using namespace test::synthetic_tree;
 using Launcher = scheduler::PersistentLauncher<TreeQueues, ExecSpace>;
 
-std::vector<scheduler::Seed<Node>> root_seed(std::uint64_t leaves) {
-  std::vector<scheduler::Seed<Node>> seeds;
-  if (leaves > 0) {
-    const Node root{0, leaves, 0};
-    seeds.push_back({root, type_of(root), count_of(root)});
-  }
-  return seeds;
-}
-
-scheduler::ScheduleReport run(Launcher& launcher, std::uint64_t leaves, std::vector<int>& visits_out) {
-  Kokkos::View<int*, Device> visits("visits", leaves);
-  const auto report = launcher.run(ExecSpace(), root_seed(leaves), WalkTree{visits});
-  auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), visits);
-  visits_out.assign(host.data(), host.data() + host.extent(0));
-  return report;
-}
-
-scheduler::ScheduleReport host_driven(std::uint64_t leaves) {
-  Kokkos::View<int*, Device> visits("visits", leaves);
-  scheduler::HostDrivenLauncher<TreeQueues, ExecSpace> launcher;
-  return launcher.run(ExecSpace(), root_seed(leaves), WalkTree{visits});
-}
-
-// Queues sized from a host-driven walk of the same tree, as the HiSparse
-// product sizes them.
+// Queues sized from a host-driven walk of the same tree, as the HiSparse product sizes them.
 Launcher sized_for(std::uint64_t leaves) {
-  const auto counted = host_driven(leaves);
-  Launcher::Counts needed{};
-  for (int q = 0; q < TreeQueues::size; ++q) needed[q] = static_cast<std::uint32_t>(counted.items[q]);
-  Launcher launcher;
-  launcher.reserve(needed);
-  return launcher;
+  return test::synthetic_tree::sized_for<Launcher>(leaves, scheduler::PersistentOptions{});
 }
 
 TEST(PersistentScheduler, NoSeedsLaunchNothing) {
@@ -108,54 +79,15 @@ TEST(PersistentScheduler, MillionsOfItems) {
 }
 
 TEST(PersistentScheduler, AFullQueueIsAnErrorAndIsGrownForTheNextRun) {
-  scheduler::PersistentOptions tiny;
-  tiny.initial_capacity = 1;
-  Launcher launcher(tiny);
-  std::vector<int> visits;
-  try {
-    run(launcher, 100000, visits);
-    FAIL() << "expected strata::Error";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("overflowed"), std::string::npos) << e.what();
-    EXPECT_NE(std::string(e.what()).find("incomplete"), std::string::npos) << e.what();
-  }
-  // One failed run grows the queues to what that run tried to emit; with the
-  // first levels complete, deeper ones may still overflow, so a few runs may fail.
-  bool completed = false;
-  for (int attempt = 0; attempt < 16 && !completed; ++attempt) {
-    try {
-      const auto report = run(launcher, 100000, visits);
-      expect_every_leaf_once(visits);
-      EXPECT_EQ(report.items, host_driven(100000).items);
-      completed = true;
-    } catch (const Error&) {
-    }
-  }
-  EXPECT_TRUE(completed);
+  expect_a_full_queue_is_an_error_and_is_grown<Launcher>(scheduler::PersistentOptions{}, "persistent");
 }
 
 TEST(PersistentScheduler, AnItemMatchingNoBinIsAnError) {
-  using Narrow = scheduler::QueueSet<Node, Bin<inner_type, 1, 32, 32, QueueRole::produces>,
-                                     Bin<leaf_type, 1, 1, 1, QueueRole::final>>;
-  Kokkos::View<int*, Device> visits("visits", 100000);
-  const Node root{0, 100000, 0};  // 2 children of one child each, whose 40 children match no bin
-  scheduler::PersistentLauncher<Narrow, ExecSpace> launcher;
-  try {
-    launcher.run(ExecSpace(), {{root, type_of(root), count_of(root)}}, WalkTree{visits});
-    FAIL() << "expected strata::Error";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("matched no bin"), std::string::npos) << e.what();
-  }
+  expect_an_item_matching_no_bin_is_an_error<scheduler::PersistentLauncher>();
 }
 
 TEST(PersistentScheduler, AnOperationThatNeverStopsEndsAtTheQueueCapacity) {
-  Launcher launcher;  // 1024 slots per queue
-  try {
-    launcher.run(ExecSpace(), {{Node{0, 2, 0}, inner_type, 1}}, NeverStops{});
-    FAIL() << "expected strata::Error";
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("queue 0 needed 1025 slots, had 1024"), std::string::npos) << e.what();
-  }
+  expect_an_operation_that_never_stops_ends_at_the_queue_capacity<Launcher>();
 }
 
 }  // namespace
