@@ -33,6 +33,9 @@ struct ControllerOptions {
   std::uint32_t initial_capacity = 1024;  // items per queue until reserve() or an overflow grows it
   int full_blocks = 0;  // blocks of items that make a queue worth a launch (0: two per multiprocessor)
   int dry_blocks = 0;   // below this many blocks in flight, any item is launched (0: one per multiprocessor)
+  // Blocks a child launch starts at most (0: sixteen per multiprocessor, two waves of 256-thread
+  // blocks); with more items, each block takes every child_blocks-th group of them.
+  int child_blocks = 0;
 };
 
 template <class ExecSpace>

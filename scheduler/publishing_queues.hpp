@@ -6,7 +6,7 @@
 // Queues are append-only for the whole run. A producer reserves a slot, writes
 // the item, then sets the slot's ready flag to the run's epoch (so flags never
 // need clearing between runs); a consumer waits for the flag before it reads
-// the item. A count of outstanding items (emitted, not yet processed) ends the
+// the item (slot_flags.hpp: how, per backend). A count of outstanding items (emitted, not yet processed) ends the
 // run when it reaches zero: an item is counted before it is published and
 // uncounted after its own emissions, so the count cannot reach zero while
 // work remains.
@@ -20,41 +20,16 @@
 #include <strata/core/error.hpp>
 #include <strata/scheduler/queue_slots.hpp>
 #include <strata/scheduler/schedule_report.hpp>
+#include <strata/scheduler/slot_flags.hpp>
 #include <strata/scheduler/work_queues.hpp>
 
 #include <array>
 #include <cstdint>
-#include <cstring>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace strata::scheduler {
-
-// Reads an item another thread published. Volatile word loads: on a GPU a
-// plain load could be served from a core's non-coherent L1 line, filled when a
-// neighbouring slot of the same line was read before this one was written.
-template <class Item>
-KOKKOS_INLINE_FUNCTION Item load_published(const Item* slot) {
-  static_assert(sizeof(Item) % sizeof(std::uint32_t) == 0,
-                "scheduler: published work items must be a whole number of 32-bit words");
-  constexpr int words = sizeof(Item) / sizeof(std::uint32_t);
-  std::uint32_t w[words];
-  const volatile std::uint32_t* source = reinterpret_cast<const volatile std::uint32_t*>(slot);
-  for (int i = 0; i < words; ++i) w[i] = source[i];
-  Item item;
-  std::memcpy(&item, w, sizeof(Item));
-  return item;
-}
-
-// Polls a counter or flag that other threads change with atomics. A volatile
-// load, not an atomic read-modify-write: a thousand idle teams polling with
-// atomics serialise on the counters at the L2 and starve the producers (the
-// persistent launcher's first version did, and took 39 ms for a product the
-// host-driven launcher runs in 0.36 ms).
-KOKKOS_INLINE_FUNCTION std::uint32_t poll(const std::uint32_t* p) {
-  return *reinterpret_cast<const volatile std::uint32_t*>(p);
-}
 
 // Where emitted items go during a run: the queues, plus the slot flags and the
 // count of outstanding items.
@@ -76,8 +51,7 @@ struct PublishingQueuesRef {
     const std::uint32_t slot = queues.reserve(q);
     if (slot < queues.capacity[q]) {
       queues.items[q][slot] = item;
-      Kokkos::memory_fence();
-      Kokkos::atomic_exchange(&ready[q][slot], epoch);
+      slot_flags<typename Device::execution_space>::publish(&ready[q][slot], epoch);
     } else {
       Kokkos::atomic_fetch_sub(outstanding, 1u);  // dropped: finish_run reports the overflow
     }
@@ -92,10 +66,7 @@ struct PublishingQueuesRef {
 
   // The item of a reserved slot, once its producer has written it.
   KOKKOS_INLINE_FUNCTION item_type wait_for(int q, std::uint32_t slot) const {
-    while (poll(&ready[q][slot]) != epoch) {
-    }
-    Kokkos::memory_fence();
-    return load_published(queues.items[q] + slot);
+    return slot_flags<typename Device::execution_space>::wait_for(&ready[q][slot], epoch, queues.items[q] + slot);
   }
 };
 

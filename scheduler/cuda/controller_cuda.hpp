@@ -6,7 +6,8 @@
 // stream. Lane q watches queue q: the slots [head, published) are items nobody
 // has taken; it launches `process_queue` over them into
 // cudaStreamFireAndForget (CUDA >= 12 device launches, which run beside the
-// controller) and moves its head. Child blocks count themselves started and
+// controller) and moves its head. A launch starts at most `child_blocks`
+// blocks, which loop over its items. Child blocks count themselves started and
 // finished (the block counter), wait for each item's ready flag, run the
 // operation on the item's threads, then uncount their items. The controller
 // returns when no item is outstanding; the host's stream waits for it and its
@@ -82,6 +83,7 @@ struct RunArgs {
   Counters* counters;
   std::uint32_t full_blocks;
   std::uint32_t dry_blocks;
+  std::uint32_t child_blocks;  // blocks a child launch starts at most; its blocks loop over the items
 };
 
 }  // namespace cuda_controller
@@ -113,6 +115,7 @@ class ControllerLauncher<Queues, Kokkos::Cuda> {
     const int units = execution_units<ExecSpace>::count(ExecSpace());
     full_blocks_ = static_cast<std::uint32_t>(options.full_blocks > 0 ? options.full_blocks : 2 * units);
     dry_blocks_ = static_cast<std::uint32_t>(options.dry_blocks > 0 ? options.dry_blocks : units);
+    child_blocks_ = static_cast<std::uint32_t>(options.child_blocks > 0 ? options.child_blocks : 16 * units);
   }
 
   // Room for at least needed[q] items in queue q during one run.
@@ -130,7 +133,7 @@ class ControllerLauncher<Queues, Kokkos::Cuda> {
     STRATA_REQUIRE(cudaMemsetAsync(counters_.data(), 0, sizeof(cuda_controller::Counters), stream) == cudaSuccess,
                    "scheduler: could not clear the controller's counters");
     // The host copy keeps the operation's Views alive until the run has ended (finish_run fences).
-    const Args args{queues_.ref(), op, counters_.data(), full_blocks_, dry_blocks_};
+    const Args args{queues_.ref(), op, counters_.data(), full_blocks_, dry_blocks_, child_blocks_};
     if (args_.extent(0) < sizeof(Args)) {
       args_ = Kokkos::View<unsigned char*, Device>(
           Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::scheduler::controller_arguments"), sizeof(Args));
@@ -176,6 +179,7 @@ class ControllerLauncher<Queues, Kokkos::Cuda> {
   Kokkos::View<unsigned char*, Device> args_;  // the last run's RunArgs
   std::uint32_t full_blocks_ = 0;
   std::uint32_t dry_blocks_ = 0;
+  std::uint32_t child_blocks_ = 0;
 };
 
 }  // namespace strata::scheduler

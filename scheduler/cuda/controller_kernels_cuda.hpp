@@ -27,24 +27,32 @@ struct ChildLaunch {
 
 template <int T, class Queues, class Device, class Operation>
 __global__ void __launch_bounds__(block_threads<T>) process_queue(const ChildLaunch<Queues, Device, Operation> launch) {
-  // The arguments live in global memory: restrict says the operation's stores (atomics on y) do not
-  // change them, and the operation is copied to registers, so that its fields are not read again
-  // after every store (a Kokkos launch has them in the constant bank).
-  const RunArgs<Queues, Device, Operation>& a =
-      *static_cast<const RunArgs<Queues, Device, Operation>* __restrict__>(launch.args);
+  // The arguments live in global memory: a restrict pointer says the operation's stores (atomics on
+  // y) do not change them, and the operation is copied to registers, so that its fields are not read
+  // again after every store (a Kokkos launch has them in the constant bank). (A restrict qualifier on
+  // a cast's type, as this was first written, is ignored: nvcc warning 191.)
+  const RunArgs<Queues, Device, Operation>* __restrict__ const args = launch.args;
+  const RunArgs<Queues, Device, Operation>& a = *args;
   const std::uint32_t n = launch.n;
   if (threadIdx.x == 0) atomicAdd(&a.counters->blocks_started, 1u);
-  const std::uint32_t begin = blockIdx.x * static_cast<std::uint32_t>(items_per_block<T>);
-  const std::uint32_t k = begin + threadIdx.x / T;
-  if (k < n) {
-    const Operation op = a.op;
-    const auto item = a.out.wait_for(launch.q, launch.first + k);
-    op(launch.q, item, GroupThreads<T>{threadIdx.x % T}, a.out);
+  // A launch starts at most RunArgs::child_blocks blocks, and each takes every gridDim.x-th group of
+  // items: the block's end (a barrier, a fence, two atomics on counters every block shares) is paid
+  // once per block, not once per group of items (docs/PERFORMANCE.md: 10-15% of a product on R-MAT,
+  // whose millions of one-entry leaves filled as many blocks).
+  constexpr std::uint32_t per_block = items_per_block<T>;
+  const Operation op = a.op;
+  std::uint32_t mine = 0;
+  for (std::uint32_t begin = blockIdx.x * per_block; begin < n; begin += gridDim.x * per_block) {
+    const std::uint32_t k = begin + threadIdx.x / T;
+    if (k < n) {
+      const auto item = a.out.wait_for(launch.q, launch.first + k);
+      op(launch.q, item, GroupThreads<T>{threadIdx.x % T}, a.out);
+    }
+    mine += n - begin < per_block ? n - begin : per_block;
   }
   __syncthreads();
   if (threadIdx.x == 0) {
     // After every emission of the block's items: they were counted before they were published.
-    const std::uint32_t mine = n - begin < std::uint32_t(items_per_block<T>) ? n - begin : items_per_block<T>;
     __threadfence();
     atomicSub(a.out.outstanding, mine);
     atomicAdd(&a.counters->blocks_finished, 1u);
@@ -61,6 +69,7 @@ __device__ cudaError_t launch_items(const RunArgs<Queues, Device, Operation>* ar
                                     std::uint32_t n, std::uint32_t& blocks) {
   using Launch = ChildLaunch<Queues, Device, Operation>;
   blocks = (n + items_per_block<T> - 1) / items_per_block<T>;
+  if (blocks > args->child_blocks) blocks = args->child_blocks;
   void* kernel = reinterpret_cast<void*>(&process_queue<T, Queues, Device, Operation>);
   void* parameters = cudaGetParameterBufferV2(kernel, dim3(blocks), dim3(block_threads<T>), 0);
   if (parameters == nullptr) return cudaErrorLaunchPendingCountExceeded;
@@ -110,7 +119,7 @@ __global__ void __launch_bounds__(32) control(const RunArgs<Queues, Device, Oper
       if (tail > head) {
         std::uint32_t n = tail - head;
         if (n > max_items_per_launch) n = max_items_per_launch;
-        if (n >= a.full_blocks * per_block || in_flight < a.dry_blocks) {
+        if (std::uint64_t(n) >= std::uint64_t(a.full_blocks) * per_block || in_flight < a.dry_blocks) {
           std::uint32_t blocks = 0;
           const cudaError_t result =
               launch_queue(args, lane, head, n, blocks, std::make_index_sequence<Queues::size>());

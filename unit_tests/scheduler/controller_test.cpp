@@ -71,21 +71,41 @@ TEST(ControllerScheduler, EveryLauncherGivesTheSameItemsAcrossAllQueueSizes) {
   }
 }
 
+// Every leaf visited once, and every queue given what the host-driven launcher gives it, under
+// `options` (queues sized beforehand).
+void expect_the_host_driven_items(std::uint64_t leaves, const scheduler::ControllerOptions& options) {
+  Launcher launcher = sized_for<Launcher>(leaves, options);
+  std::vector<int> visits;
+  const auto report = run(launcher, leaves, visits);
+  expect_every_leaf_once(visits);
+  EXPECT_EQ(report.items, host_driven(leaves).items);
+}
+
 TEST(ControllerScheduler, EagerAndBatchedLaunchPoliciesGiveTheSameItems) {
   // full_blocks = dry_blocks = 1: every item as soon as it is published, in launches of a block;
   // dry_blocks = 1, full_blocks huge: launches wait until the GPU runs dry.
-  const std::uint64_t leaves = 200000;
-  const auto expected = host_driven(leaves);
   for (const auto& [full, dry] : {std::pair{1, 1}, std::pair{1 << 20, 1}, std::pair{1, 1 << 20}}) {
     SCOPED_TRACE("full_blocks " + std::to_string(full) + ", dry_blocks " + std::to_string(dry));
     scheduler::ControllerOptions options;
     options.full_blocks = full;
     options.dry_blocks = dry;
-    Launcher launcher = sized_for<Launcher>(leaves, options);
-    std::vector<int> visits;
-    const auto report = run(launcher, leaves, visits);
-    expect_every_leaf_once(visits);
-    EXPECT_EQ(report.items, expected.items);
+    expect_the_host_driven_items(200000, options);
+  }
+}
+
+TEST(ControllerScheduler, ChildLaunchesOfFewBlocksLoopOverAllTheirItems) {
+  // child_blocks caps a launch's grid: its blocks loop over the items (one-thread items 256 to a
+  // block, warp items 8, block items one), and each block uncounts what it took. One and three
+  // blocks per launch, eager and batched.
+  for (const int child_blocks : {1, 3}) {
+    for (const int full : {1, 1 << 20}) {
+      SCOPED_TRACE("child_blocks " + std::to_string(child_blocks) + ", full_blocks " + std::to_string(full));
+      scheduler::ControllerOptions options;
+      options.child_blocks = child_blocks;
+      options.full_blocks = full;
+      options.dry_blocks = 1;
+      expect_the_host_driven_items(200000, options);
+    }
   }
 }
 
