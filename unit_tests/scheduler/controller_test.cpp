@@ -130,24 +130,10 @@ TEST(ControllerScheduler, CompletesUnderAPendingLaunchLimitOfOne) {
 }
 
 TEST(ControllerScheduler, RepeatedRunsOnTheSameQueues) {
-  Launcher launcher = sized_for<Launcher>(5000, scheduler::ControllerOptions{});
-  for (int r = 0; r < 5; ++r) {
-    SCOPED_TRACE("run " + std::to_string(r));
-    std::vector<int> visits;
-    run(launcher, 5000 - 7 * r, visits);
-    expect_every_leaf_once(visits);
-  }
+  expect_repeated_runs_on_the_same_queues<Launcher>(scheduler::ControllerOptions{});
 }
 
-TEST(ControllerScheduler, MillionsOfItems) {
-  const std::uint64_t leaves = 3000000;
-  Launcher launcher = sized_for<Launcher>(leaves, scheduler::ControllerOptions{});
-  std::vector<int> visits;
-  const auto report = run(launcher, leaves, visits);
-  expect_every_leaf_once(visits);
-  EXPECT_EQ(report.items, host_driven(leaves).items);
-  EXPECT_GT(report.total_items(), 3000000);
-}
+TEST(ControllerScheduler, MillionsOfItems) { expect_millions_of_items<Launcher>(scheduler::ControllerOptions{}); }
 
 TEST(ControllerScheduler, AFullQueueIsAnErrorAndIsGrownForTheNextRun) {
   expect_a_full_queue_is_an_error_and_is_grown<Launcher>(scheduler::ControllerOptions{}, "controller");

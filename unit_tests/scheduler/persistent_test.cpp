@@ -58,25 +58,10 @@ TEST(PersistentScheduler, SameItemsAsTheHostDrivenLauncherAcrossAllQueueSizes) {
 }
 
 TEST(PersistentScheduler, RepeatedRunsOnTheSameQueues) {
-  // Slot flags from earlier runs must not read as ready (epochs).
-  Launcher launcher = sized_for(5000);
-  for (int r = 0; r < 5; ++r) {
-    SCOPED_TRACE("run " + std::to_string(r));
-    std::vector<int> visits;
-    run(launcher, 5000 - 7 * r, visits);
-    expect_every_leaf_once(visits);
-  }
+  expect_repeated_runs_on_the_same_queues<Launcher>(scheduler::PersistentOptions{});
 }
 
-TEST(PersistentScheduler, MillionsOfItems) {
-  const std::uint64_t leaves = 3000000;
-  Launcher launcher = sized_for(leaves);
-  std::vector<int> visits;
-  const auto report = run(launcher, leaves, visits);
-  expect_every_leaf_once(visits);
-  EXPECT_EQ(report.items, host_driven(leaves).items);
-  EXPECT_GT(report.total_items(), 3000000);
-}
+TEST(PersistentScheduler, MillionsOfItems) { expect_millions_of_items<Launcher>(scheduler::PersistentOptions{}); }
 
 TEST(PersistentScheduler, AFullQueueIsAnErrorAndIsGrownForTheNextRun) {
   expect_a_full_queue_is_an_error_and_is_grown<Launcher>(scheduler::PersistentOptions{}, "persistent");

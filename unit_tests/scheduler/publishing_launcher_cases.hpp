@@ -50,6 +50,31 @@ Launcher sized_for(std::uint64_t leaves, const Options& options) {
   return launcher;
 }
 
+// Five runs on the same queues, each on a smaller tree: slot flags from earlier runs must not read
+// as ready (epochs), and no count may carry over.
+template <class Launcher, class Options>
+void expect_repeated_runs_on_the_same_queues(const Options& options) {
+  Launcher launcher = sized_for<Launcher>(5000, options);
+  for (int r = 0; r < 5; ++r) {
+    SCOPED_TRACE("run " + std::to_string(r));
+    std::vector<int> visits;
+    run(launcher, 5000 - 7 * r, visits);
+    expect_every_leaf_once(visits);
+  }
+}
+
+// Three million leaves: every leaf once, every queue what the host-driven launcher gives it.
+template <class Launcher, class Options>
+void expect_millions_of_items(const Options& options) {
+  const std::uint64_t leaves = 3000000;
+  Launcher launcher = sized_for<Launcher>(leaves, options);
+  std::vector<int> visits;
+  const auto report = run(launcher, leaves, visits);
+  expect_every_leaf_once(visits);
+  EXPECT_EQ(report.items, host_driven(leaves).items);
+  EXPECT_GT(report.total_items(), 3000000);
+}
+
 // A queue too small stops the run with an error naming the launcher; one failed run grows the
 // queues to what it tried to emit, and with the first levels complete deeper ones may still
 // overflow, so a few runs may fail before one completes.
