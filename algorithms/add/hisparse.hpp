@@ -2,10 +2,11 @@
 // strata::add on HiSparseMatrix: the dual traversal of both trees
 // (hisparse_dual_traversal.hpp), one level at a time on the given execution
 // space instance: per level a planning launch for the short pairs (one thread
-// each), a scan listing the others by bin, a planning launch per bin (teams of
-// a warp or a block, looping over the bin's list), two scans, one read of the
-// level's totals on the host (to size the next level, to check the pool's room,
-// and to size the writing launches: a bin without pairs is not launched), and the
+// each), which appends the others to their bins' lists, a planning launch per
+// bin (teams of a warp or a block, looping over the bin's list), one scan that
+// places the level's nodes and numbers their children, one read of the level's
+// totals on the host (to size the next level, to check the pool's room, and to
+// size the writing launches: a bin without pairs is not launched), and the
 // writing launches. The pool and the levels' scratch are allocated once per
 // addition (hisparse_add_workspace.hpp). Transposing or
 // conjugating a term costs nothing extra: the traversal reads the term's nodes
@@ -88,13 +89,14 @@ auto AddFormat<ExecSpace, HiSparseMatrix<Value, Device>>::apply(const ExecSpace&
   using namespace hisparse;
   using namespace hisparse::Impl;
   const int b = A.log2_block();
-  // Work queued on `space` may still be writing the terms' pools.
-  space.fence();
   matrix_type a = A, other = B;
   if (is_transposed(mode_a)) a.transpose();
   if (is_transposed(mode_b)) other.transpose();
   if (other.log2_block() != b) {
-    // Re-blocked with its transform applied: the new tree is other's logical matrix.
+    // Re-blocked with its transform applied: the new tree is other's logical matrix. The
+    // conversion runs on the default instance: work queued on `space` may still be writing the
+    // term's pool. (Every other launch of the addition runs on `space`, after that work.)
+    space.fence();
     other = to_hisparse(to_device_coo(other), b);
   }
   const index_type rows = a.num_rows(), cols = a.num_cols();
@@ -110,60 +112,74 @@ auto AddFormat<ExecSpace, HiSparseMatrix<Value, Device>>::apply(const ExecSpace&
   // hold C but for the COOx padding of a union that exceeds its parts' (then it grows). Bytes
   // past `used` stay zero (padding and absent slots rely on it). C keeps the spare capacity,
   // at most the terms' bytes in all, where local edits append: copying C to its exact size
-  // cost 5-15% of the addition on matrices of 0.1-4M entries (docs/PERFORMANCE.md).
+  // cost 5-15% of the addition on matrices of 0.1-4M entries (docs/PERFORMANCE.md). Cleared on
+  // `space` (an allocation without one fences the device after clearing).
   storage->words = Kokkos::View<std::uint64_t*, Device>(
-      "strata::add::pool", std::max(a.pool_bytes() + other.pool_bytes(), offset_type(pool_header_bytes)) / 8);
-  FromCoo<Value, Device>::write_header(storage->words, b);
-  Kokkos::View<offset_type, Device> root("strata::add::root");
+      Kokkos::view_alloc(space, "strata::add::pool"),
+      std::max(a.pool_bytes() + other.pool_bytes(), offset_type(pool_header_bytes)) / 8);
+  FromCoo<Value, Device>::write_header(space, storage->words, b);
+  offset_type root_ref = 0;
   index_type nnz = 0;
   if (a.root() != 0 || other.root() != 0) {
-    Kokkos::View<offset_type*, Device> totals("strata::add::level_totals", level_total_slots);
-    const auto totals_on_host = Kokkos::create_mirror_view(totals);
-    AddWorkspace<Device> workspace(
-        add_workspace_capacity(a.nnz(), other.nnz(), a.pool_bytes() + other.pool_bytes()));
-    AddPairs<Device> pairs = workspace.first_level(a.root(), other.root());
+    AddWorkspace<Device> workspace(add_workspace_capacity(a.nnz(), other.nnz(), a.pool_bytes() + other.pool_bytes()),
+                                   L);
+    // The control words (C's root cell, every level's totals) on the host: read whole, once per
+    // level and once at the end.
+    const auto control = workspace.control();
+    const auto control_on_host = Kokkos::create_mirror_view(control);
+    AddPairs<Device> pairs = workspace.first_level(space, a.root(), other.root());
     for (int l = 0; l < L; ++l) {
       const bool leaf = l == L - 1;
       const index_type n = pairs.size;
-      STRATA_REQUIRE(n <= std::numeric_limits<int>::max(),
+      STRATA_REQUIRE(n <= std::numeric_limits<int>::max() / 2,
                      "strata::add: " + std::to_string(n) + " node pairs on level " + std::to_string(l) +
-                         " exceed one launch (at most " + std::to_string(std::numeric_limits<int>::max()) + ")");
+                         " exceed one launch (at most " + std::to_string(std::numeric_limits<int>::max() / 2) + ")");
+      const auto level = workspace.level_totals(l);
+      const auto total = [&](LevelTotal t) { return control_on_host(AddWorkspace<Device>::level_total(l, t)); };
       // The level's plan: per pair its union count, C's node type, bytes and pool offset, (inner
-      // levels) the index of its first child pair, and the lists of the pairs that take a team
-      // (ListTeamPairs). The offsets hold the bin counts until they are placed.
+      // levels) the index of its first child pair, and the lists of the pairs that take a team.
       const auto plan = workspace.plan(n);
       const auto part = [&](int k) { return Kokkos::subview(plan, std::make_pair(k * n, (k + 1) * n)); };
       const auto count = part(0), type = part(1), bytes = part(2), offset = part(3), first = part(4);
       const auto team_pairs = part(5);
-      PlanAddNodes<Value, Device> plan_nodes{ta, tb, pairs.a, pairs.b, count, type, bytes, offset, {}, b, leaf};
+      PlanAddNodes<Value, Device> plan_nodes{
+          ta, tb, pairs.a, pairs.b, count, type, bytes, TeamPairList<Device>{team_pairs, level, false}, b, leaf};
       light_weight_parallel_for("strata::add::plan_short_nodes", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
                                 plan_nodes);
-      Kokkos::parallel_scan("strata::add::list_team_pairs", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
-                            ListTeamPairs<Device>{offset, team_pairs, totals, n - 1});
       for (const AddTeamBin& bin : add_team_bins) {
-        plan_nodes.bin = TeamPairList<Device>{team_pairs, totals, bin.block};
+        plan_nodes.bin.block_bin = bin.block;
         light_weight_parallel_for("strata::add::plan_nodes",
                                   team_policy(space, n, bin, PlanAddNodes<Value, Device>::scratch_bytes(b)),
                                   plan_nodes);
       }
-      Kokkos::parallel_scan("strata::add::place_nodes", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
-                            PlaceAddNodes<Device>{bytes, offset, used, totals, n - 1});
-      Kokkos::parallel_scan("strata::add::number_children", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
-                            NumberAddChildren<Device>{count, first, totals, n - 1});
-      // The one read of the level on the host: its bytes and its children.
-      Kokkos::deep_copy(space, totals_on_host, totals);
+      Kokkos::parallel_scan("strata::add::place_level", Kokkos::RangePolicy<ExecSpace>(space, 0, 2 * n),
+                            PlaceAddLevel<Device>{bytes, count, offset, first, used, level, n});
+      // The one read of the level on the host: its bytes, its children and its bins' sizes.
+      Kokkos::deep_copy(space, control_on_host, control);
       space.fence();
-      const offset_type children = totals_on_host(level_children);
-      // The level's nodes go after `used` (the place scan put them there): room before any is written.
+      const offset_type level_byte_count = total(level_bytes);
+      const offset_type children = total(level_children) - level_byte_count;
+      // The level's nodes go after `used` (the scan put them there): room before any is written.
       storage->used_bytes = used;
-      reserve_pool(*storage, totals_on_host(level_bytes));
-      used += totals_on_host(level_bytes);
-      AddPairs<Device> next = leaf ? AddPairs<Device>{} : workspace.next_level(space, children);
-      WriteAddNodes<Value, Device> write_nodes{ta,   tb, pairs, count, first, type, offset, next, storage->words,
-                                               root, {}, b,    leaf};
+      reserve_pool(*storage, level_byte_count);
+      used += level_byte_count;
+      AddPairs<Device> next = leaf ? AddPairs<Device>{} : workspace.next_level(children);
+      WriteAddNodes<Value, Device> write_nodes{ta,
+                                               tb,
+                                               pairs,
+                                               count,
+                                               first,
+                                               type,
+                                               offset,
+                                               next,
+                                               storage->words,
+                                               workspace.root_cell(),
+                                               TeamPairList<Device>{team_pairs, level, false},
+                                               b,
+                                               leaf};
       // The bins' sizes came with the level's totals: an empty bin is not launched, the others
       // start one team per pair (up to the bin's cap).
-      const offset_type packed = totals_on_host(packed_bin_counts);
+      const offset_type packed = total(packed_bin_counts);
       const auto bin_size = [&](bool block) { return static_cast<index_type>(packed_bin_size(packed, block)); };
       if (bin_size(false) + bin_size(true) < n) {
         light_weight_parallel_for("strata::add::write_short_nodes", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
@@ -172,7 +188,7 @@ auto AddFormat<ExecSpace, HiSparseMatrix<Value, Device>>::apply(const ExecSpace&
       for (const AddTeamBin& bin : add_team_bins) {
         const index_type bin_pairs = bin_size(bin.block);
         if (bin_pairs == 0) continue;
-        write_nodes.bin = TeamPairList<Device>{team_pairs, totals, bin.block};
+        write_nodes.bin.block_bin = bin.block;
         light_weight_parallel_for("strata::add::write_nodes",
                                   team_policy(space, bin_pairs, bin, WriteAddNodes<Value, Device>::scratch_bytes(b)),
                                   write_nodes);
@@ -180,11 +196,14 @@ auto AddFormat<ExecSpace, HiSparseMatrix<Value, Device>>::apply(const ExecSpace&
       if (leaf) nnz = static_cast<index_type>(children);
       pairs = next;
     }
+    // The last writing launches have filled C's root cell (on the first level) and its nodes.
+    Kokkos::deep_copy(space, control_on_host, control);
+    space.fence();
+    root_ref = control_on_host(AddWorkspace<Device>::root_word);
+  } else {
+    space.fence();  // the pool's header
   }
-  space.fence();
   storage->used_bytes = used;
-  offset_type root_ref = 0;
-  Kokkos::deep_copy(root_ref, root);
   return matrix_type(storage, root_ref, rows, cols, b, nnz);
 }
 

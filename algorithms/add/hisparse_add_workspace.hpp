@@ -1,14 +1,19 @@
 #pragma once
 // The scratch of one strata::add on HiSparse, allocated once per addition and
-// reused level after level: each level's plan (six words per node pair) and the
-// pair lists of the level and of the next (three words per pair each). On a GPU
-// every allocation costs tens of microseconds and every release synchronises the
-// device, and an addition of a small matrix was mostly made of them (the plan,
-// the next pairs and the pool's growth on every level; docs/PERFORMANCE.md).
+// reused level after level: C's root cell and every level's totals (the
+// control words, read by the host once per level), each level's plan (six words
+// per node pair) and the pair lists of the level and of the next (three words
+// per pair each). On a GPU every allocation costs tens of microseconds and every
+// release synchronises the device, and an addition of a small matrix was mostly
+// made of them (docs/PERFORMANCE.md): one allocation holds everything, and the
+// first launch clears the control words and writes the first level's pair (no
+// host copy waits for it).
 // The workspace grows, to at least twice its capacity, only when a level has
-// more pairs than it holds; the lists still in use keep the old allocation alive
+// more pairs than it holds; the new allocation takes the plan and the lists, the
+// control words stay; the lists still in use keep the old allocation alive
 // (Kokkos subviews count references) until the caller drops them.
 #include <strata/algorithms/add/hisparse_dual_traversal.hpp>
+#include <strata/core/light_weight_launch.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -28,58 +33,89 @@ inline offset_type add_workspace_capacity(index_type nnz_a, index_type nnz_b, of
   return std::max<offset_type>(1, std::min(entries, by_bytes));
 }
 
+// Clears the control words and writes the first level's one pair (the roots, and C's root cell
+// as where its reference goes) in one launch.
+template <class Device>
+struct StartAddition {
+  Kokkos::View<offset_type*, Device> control;
+  Kokkos::View<offset_type*, Device> first_pair;  // a, b, slot
+  offset_type root_a, root_b;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const index_type i) const {
+    const offset_type k = static_cast<offset_type>(i);
+    if (k < control.extent(0)) {
+      control(k) = 0;
+    } else {
+      const offset_type j = k - control.extent(0);
+      first_pair(j) = j == 0 ? root_a : j == 1 ? root_b : add_root_slot;
+    }
+  }
+};
+
 template <class Device>
 class AddWorkspace {
  public:
   using words_type = Kokkos::View<offset_type*, Device>;
   static constexpr offset_type plan_words_per_pair = 6;
   static constexpr offset_type list_words_per_pair = 3;
+  // The control words: C's root cell, then level_total_slots per level.
+  static constexpr offset_type root_word = 0;
+  static offset_type control_words(int levels) { return 1 + level_total_slots * offset_type(levels); }
+  static offset_type level_total(int level, LevelTotal t) { return 1 + level_total_slots * offset_type(level) + t; }
 
-  // Room for levels of up to `capacity` pairs (at least one).
-  explicit AddWorkspace(offset_type capacity) { allocate(std::max<offset_type>(capacity, 1)); }
+  // Room for levels of up to `capacity` pairs (at least one) of an addition of `levels` levels.
+  AddWorkspace(offset_type capacity, int levels) {
+    const offset_type c = std::max<offset_type>(capacity, 1), head = control_words(levels);
+    const words_type all(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::add::workspace"),
+                         head + (plan_words_per_pair + 2 * list_words_per_pair) * c);
+    control_ = Kokkos::subview(all, std::make_pair(offset_type(0), head));
+    words_ = Kokkos::subview(all, std::make_pair(head, all.extent(0)));
+    capacity_ = c;
+  }
 
   offset_type capacity() const { return capacity_; }
+  const words_type& control() const { return control_; }
+  // Level l's totals (LevelTotal), and C's root cell: one word each in control().
+  words_type level_totals(int level) const {
+    const offset_type at = level_total(level, LevelTotal(0));
+    return Kokkos::subview(control_, std::make_pair(at, at + level_total_slots));
+  }
+  words_type root_cell() const { return Kokkos::subview(control_, std::make_pair(root_word, root_word + 1)); }
 
   // The plan of a level of n pairs (n <= capacity(): the level's lists are here).
   words_type plan(offset_type n) const {
     return Kokkos::subview(words_, std::make_pair(offset_type(0), plan_words_per_pair * n));
   }
 
-  // The first level: one pair, the two roots, C's reference going to the root slot (a
-  // blocking copy: the three words are on the host's stack).
-  AddPairs<Device> first_level(offset_type root_a, offset_type root_b) {
+  // The first level: one pair, the two roots, C's reference going to the root cell. The launch
+  // also clears the control words; it runs on `space` like everything after it.
+  template <class ExecSpace>
+  AddPairs<Device> first_level(const ExecSpace& space, offset_type root_a, offset_type root_b) {
     current_ = 0;
-    const offset_type host[list_words_per_pair] = {root_a, root_b, add_root_slot};
-    Kokkos::deep_copy(Kokkos::subview(words_, std::make_pair(lists_at(0), lists_at(0) + list_words_per_pair)),
-                      Kokkos::View<const offset_type*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
-                          host, list_words_per_pair));
-    return lists(0, 1);
+    const AddPairs<Device> first = lists(0, 1);
+    const words_type pair = Kokkos::subview(words_, std::make_pair(lists_at(0), lists_at(0) + list_words_per_pair));
+    strata::Impl::light_weight_parallel_for(
+        "strata::add::start", Kokkos::RangePolicy<ExecSpace>(space, 0, control_.extent(0) + list_words_per_pair),
+        StartAddition<Device>{control_, pair, root_a, root_b});
+    return first;
   }
 
-  // The lists of the next level's n pairs, zeroed on `space` (a term without a node at a
-  // position keeps 0; the writing launch fills the rest). They take the region the current
-  // level's lists do not use, or a new allocation when n exceeds the capacity.
-  template <class ExecSpace>
-  AddPairs<Device> next_level(const ExecSpace& space, offset_type n) {
+  // The lists of the next level's n pairs, not cleared: the writing launches fill every word
+  // (0 for a term without a node at a position). They take the region the current level's
+  // lists do not use, or a new allocation when n exceeds the capacity.
+  AddPairs<Device> next_level(offset_type n) {
     if (n > capacity_) {
-      allocate(std::max(n, 2 * capacity_));
+      capacity_ = std::max(n, 2 * capacity_);
+      words_ = words_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::add::workspace"),
+                          (plan_words_per_pair + 2 * list_words_per_pair) * capacity_);
       current_ = 0;
     } else {
       current_ = 1 - current_;
     }
-    Kokkos::deep_copy(
-        space, Kokkos::subview(words_, std::make_pair(lists_at(current_), lists_at(current_) + list_words_per_pair * n)),
-        offset_type(0));
     return lists(current_, n);
   }
 
  private:
-  void allocate(offset_type capacity) {
-    capacity_ = capacity;
-    words_ = words_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::add::workspace"),
-                        (plan_words_per_pair + 2 * list_words_per_pair) * capacity);
-  }
-
   offset_type lists_at(int region) const {
     return (plan_words_per_pair + list_words_per_pair * offset_type(region)) * capacity_;
   }
@@ -94,6 +130,7 @@ class AddWorkspace {
     return p;
   }
 
+  words_type control_;
   words_type words_;
   offset_type capacity_ = 0;
   int current_ = 0;

@@ -15,13 +15,16 @@
 //          nodes in a d*d-bit map in team scratch, in C's orientation (a
 //          transposed term swaps its local coordinates), and counts the union:
 //          C's node type and size follow from the count (choose_node_type);
-//   scans  give every node its pool offset and every inner node the index of
-//          its first child pair on the next level; the host checks that
-//          the pool holds the level (it grows if not: no bound to exceed);
+//   place  one scan gives every node its pool offset and every inner node
+//          the index of its first child pair on the next level; the host
+//          checks that the pool holds the level (it grows if not: no bound
+//          to exceed);
 //   write  marks both maps again, ranks positions by a prefix popcount (the
 //          row-major order C's sparse nodes keep), writes the node, its
 //          reference into its parent's slot, and on inner levels the next
-//          level's pairs with the byte offset of the slot each child fills.
+//          level's pairs with the byte offset of the slot each child fills
+//          (and 0 for a term without a node there: the lists are not cleared
+//          beforehand).
 // Leaf values: factor_a * a (conjugated with the mode), then + factor_b * b
 // where both hold the position (after a team barrier, so every position has
 // one writer per phase and the order of the two terms is fixed). A sum that
@@ -97,6 +100,11 @@ KOKKOS_INLINE_FUNCTION void team_for_each_position(const Member& team, const Add
         payload + k * payload_size);
     });
   }
+}
+
+// Whether position pos is set in a d*d-bit map.
+KOKKOS_INLINE_FUNCTION bool marked(const std::uint32_t* bits, std::uint32_t pos) {
+  return ((bits[pos / 32] >> (pos % 32)) & 1u) != 0;
 }
 
 // Marks the positions of the node behind ref in bits (team scratch, cleared beforehand).
@@ -217,14 +225,16 @@ KOKKOS_INLINE_FUNCTION void plan_node(const Kokkos::View<offset_type*, Device>& 
   bytes(i) = node_bytes(t, n, log2_block, sizeof(Value));
 }
 
-// A level's totals, written on the device by the last iteration of each scan and read by the
-// host once per level (launch sizes need nothing from the host: teams loop over their bin).
+// A level's totals, written on the device (the bins' counts by the planning launch's atomics,
+// the bytes and children by the last iterations of the placing scan) and read by the host
+// once per level. Every level has its own, zeroed when the addition starts, so that no launch
+// clears them.
 enum LevelTotal : int { packed_bin_counts = 0, level_bytes = 1, level_children = 2, level_total_slots = 3 };
 
-// The two team bins' counts packed in one word, so that one scan lists both bins: warp pairs in
-// the low 32 bits, block pairs in the high 32 bits (a level has fewer than 2^31 pairs). A pair
-// counts packed_bin_unit(its bin); packed_bin_size reads one bin's count back (on the device and,
-// from the level's totals, on the host).
+// The two team bins' counts packed in one word, so that one atomic appends a pair to either
+// bin: warp pairs in the low 32 bits, block pairs in the high 32 bits (a level has fewer than
+// 2^31 pairs). A pair counts packed_bin_unit(its bin); packed_bin_size reads one bin's count
+// back (on the device and, from the level's totals, on the host).
 KOKKOS_INLINE_FUNCTION constexpr offset_type packed_bin_unit(bool block_bin) {
   return block_bin ? offset_type(1) << 32 : offset_type(1);
 }
@@ -232,17 +242,21 @@ KOKKOS_INLINE_FUNCTION constexpr offset_type packed_bin_size(offset_type packed,
   return block_bin ? packed >> 32 : packed & 0xffffffffu;
 }
 
-// One bin of team pairs as ListTeamPairs left it: warp pairs from the front of `list`, block
-// pairs from its back, their counts packed in totals(packed_bin_counts).
+// The level's pairs that take a team: warp pairs from the front of `list`, block pairs from its
+// back (the list has a word per pair of the level), in the order the planning launch appended
+// them; their counts packed in level(packed_bin_counts).
 template <class Device>
 struct TeamPairList {
-  Kokkos::View<const offset_type*, Device> list;
-  Kokkos::View<const offset_type*, Device> totals;
+  Kokkos::View<offset_type*, Device> list;
+  Kokkos::View<offset_type*, Device> level;  // the level's totals
   bool block_bin = false;
 
-  KOKKOS_INLINE_FUNCTION offset_type size() const {
-    return packed_bin_size(totals(packed_bin_counts), block_bin);
+  KOKKOS_INLINE_FUNCTION void append(const index_type i, const bool block) const {
+    const offset_type before = Kokkos::atomic_fetch_add(&level(packed_bin_counts), packed_bin_unit(block));
+    const offset_type k = packed_bin_size(before, block);
+    list(block ? list.extent(0) - 1 - k : k) = static_cast<offset_type>(i);
   }
+  KOKKOS_INLINE_FUNCTION offset_type size() const { return packed_bin_size(level(packed_bin_counts), block_bin); }
   KOKKOS_INLINE_FUNCTION index_type operator[](const offset_type k) const {
     return static_cast<index_type>(block_bin ? list(list.extent(0) - 1 - k) : list(k));
   }
@@ -250,8 +264,7 @@ struct TeamPairList {
 
 // Plan: the size of the union of each pair's positions, and C's node type and bytes for it.
 // One functor, two launches per level: a range over all pairs plans the short ones (one thread
-// each) and counts every other pair for its bin in bin_count (packed_bin_unit), which
-// ListTeamPairs turns into the bins' lists; then teams plan the pairs of each bin.
+// each) and appends every other pair to its bin's list; then teams plan the pairs of each bin.
 template <class Value, class Device>
 struct PlanAddNodes {
   using member_type = typename AddTeam<Device>::member_type;
@@ -259,8 +272,7 @@ struct PlanAddNodes {
   AddTermRef<Value, Device> A, B;
   Kokkos::View<const offset_type*, Device> a, b;
   Kokkos::View<offset_type*, Device> count, type, bytes;
-  Kokkos::View<offset_type*, Device> bin_count;  // the range launch's
-  TeamPairList<Device> bin;                       // the team launch's pairs, a team at a time
+  TeamPairList<Device> bin;  // the range launch appends to both bins; a team launch plans one
   int log2_block;
   bool leaf;
 
@@ -269,10 +281,9 @@ struct PlanAddNodes {
   KOKKOS_INLINE_FUNCTION void operator()(const index_type i) const {
     const PairBin kind = pair_bin(A, a(i), B, b(i));
     if (kind != PairBin::short_pair) {
-      bin_count(i) = packed_bin_unit(kind == PairBin::block_pair);
+      bin.append(i, kind == PairBin::block_pair);
       return;
     }
-    bin_count(i) = 0;
     SortedPositions pa, pb;
     load_sorted_positions(A, a(i), log2_block, pa);
     load_sorted_positions(B, b(i), log2_block, pb);
@@ -305,70 +316,49 @@ struct PlanAddNodes {
   }
 };
 
-// The warp pairs' indices from the front of `list`, the block pairs' from its back (an
-// exclusive scan of the packed counts).
+// Places a level of n pairs in one scan of 2n iterations: the first n give every node its pool
+// offset (from `base`), the next n every node the index of its first child pair on the next
+// level (one scan where there were two: each costs the host a launch and the device two
+// kernels). The second half's prefixes start at the level's bytes: first_child() takes them off.
+// level(level_bytes) := the level's bytes, level(level_children) := its bytes plus its children.
 template <class Device>
-struct ListTeamPairs {
-  Kokkos::View<const offset_type*, Device> bin_count;
-  Kokkos::View<offset_type*, Device> list;
-  Kokkos::View<offset_type*, Device> totals;  // totals(packed_bin_counts) := both bins' counts
-  index_type last;
-
-  KOKKOS_INLINE_FUNCTION void operator()(const index_type i, offset_type& at, const bool final) const {
-    const offset_type c = bin_count(i);
-    if (final && c != 0) {
-      if (c == packed_bin_unit(false)) {
-        list(packed_bin_size(at, false)) = static_cast<offset_type>(i);
-      } else {
-        list(list.extent(0) - 1 - packed_bin_size(at, true)) = static_cast<offset_type>(i);
-      }
-    }
-    at += c;
-    if (final && i == last) totals(packed_bin_counts) = at;
-  }
-};
-
-// Exclusive scan of a level's node bytes (from `base`) into offsets; totals(level_bytes) := the sum.
-template <class Device>
-struct PlaceAddNodes {
-  Kokkos::View<const offset_type*, Device> bytes;
-  Kokkos::View<offset_type*, Device> offset;
+struct PlaceAddLevel {
+  Kokkos::View<const offset_type*, Device> bytes, count;
+  Kokkos::View<offset_type*, Device> offset, first;
   offset_type base;
-  Kokkos::View<offset_type*, Device> totals;
-  index_type last;
+  Kokkos::View<offset_type*, Device> level;
+  index_type n;
 
   KOKKOS_INLINE_FUNCTION void operator()(const index_type i, offset_type& at, const bool final) const {
-    if (final) offset(i) = base + at;
-    at += bytes(i);
-    if (final && i == last) totals(level_bytes) = at;
+    if (i < n) {
+      if (final) offset(i) = base + at;
+      at += bytes(i);
+      if (final && i == n - 1) level(level_bytes) = at;
+    } else {
+      if (final) first(i - n) = at;
+      at += count(i - n);
+      if (final && i == 2 * n - 1) level(level_children) = at;
+    }
   }
 };
 
-// Exclusive scan of an inner level's child counts into the index of each node's first child pair.
+// The index on the next level of pair i's first child, from PlaceAddLevel's second half.
 template <class Device>
-struct NumberAddChildren {
-  Kokkos::View<const offset_type*, Device> count;
-  Kokkos::View<offset_type*, Device> first;
-  Kokkos::View<offset_type*, Device> totals;  // totals(level_children) := the sum
-  index_type last;
+KOKKOS_INLINE_FUNCTION index_type first_child(const Kokkos::View<const offset_type*, Device>& first,
+                                              const Kokkos::View<offset_type*, Device>& level, index_type i) {
+  return static_cast<index_type>(first(i) - level(level_bytes));
+}
 
-  KOKKOS_INLINE_FUNCTION void operator()(const index_type i, offset_type& at, const bool final) const {
-    if (final) first(i) = at;
-    at += count(i);
-    if (final && i == last) totals(level_children) = at;
-  }
-};
-
-// C's node header (its count) and its reference, in its parent's slot or C's root cell.
+// C's node header (its count) and its reference, in its parent's slot or C's root cell (root(0)).
 template <class Device>
 KOKKOS_INLINE_FUNCTION void write_node_header(const Kokkos::View<std::uint64_t*, Device>& pool,
-                                              const Kokkos::View<offset_type, Device>& root, offset_type at,
+                                              const Kokkos::View<offset_type*, Device>& root, offset_type at,
                                               NodeType t, offset_type n, offset_type slot) {
   unsigned char* const base = reinterpret_cast<unsigned char*>(pool.data());
   *reinterpret_cast<std::uint32_t*>(base + at) = static_cast<std::uint32_t>(n);
   const offset_type ref = make_ref(at, t);
   if (slot == add_root_slot) {
-    root() = ref;
+    root(0) = ref;
   } else {
     *reinterpret_cast<offset_type*>(base + slot) = ref;
   }
@@ -384,11 +374,11 @@ struct WriteAddNodes {
   using scratch_words = typename AddTeam<Device>::scratch_words;
   AddTermRef<Value, Device> A, B;
   AddPairs<Device> pairs;
-  Kokkos::View<const offset_type*, Device> count, first_child, type, offset;
+  Kokkos::View<const offset_type*, Device> count, first, type, offset;
   AddPairs<Device> next;  // inner levels
   Kokkos::View<std::uint64_t*, Device> pool;
-  Kokkos::View<offset_type, Device> root;
-  TeamPairList<Device> bin;  // the team launch's pairs, a team at a time
+  Kokkos::View<offset_type*, Device> root;  // C's root cell
+  TeamPairList<Device> bin;                 // the level's totals; a team launch's pairs, a team at a time
   int log2_block;
   bool leaf;
 
@@ -405,7 +395,7 @@ struct WriteAddNodes {
     unsigned char* const node = reinterpret_cast<unsigned char*>(pool.data()) + at;
     const offset_type payload_at = payload_offset(t, n, log2_block, sizeof(Value));
     const bool dense = is_dense(t);
-    const index_type first = leaf ? 0 : static_cast<index_type>(first_child(i));
+    const index_type first_pair = leaf ? 0 : first_child(first, bin.level, i);
     merge_positions(pa, pb, [&](const std::uint32_t k, const std::uint32_t pos, const int ia, const int ib) {
       const std::uint32_t slot = dense ? pos : k;
       if (!dense) write_coordinates(node, k, pos, log2_block);
@@ -419,9 +409,9 @@ struct WriteAddNodes {
         reinterpret_cast<Value*>(node + payload_at)[slot] = v;
         if (dense) node[dense_mask_offset() + pos / 8] |= static_cast<unsigned char>(1u << (pos % 8));
       } else {
-        const index_type j = first + static_cast<index_type>(k);
-        if (ia >= 0) next.a(j) = reinterpret_cast<const offset_type*>(pa.payload)[ia];
-        if (ib >= 0) next.b(j) = reinterpret_cast<const offset_type*>(pb.payload)[ib];
+        const index_type j = first_pair + static_cast<index_type>(k);
+        next.a(j) = ia >= 0 ? reinterpret_cast<const offset_type*>(pa.payload)[ia] : offset_type(0);
+        next.b(j) = ib >= 0 ? reinterpret_cast<const offset_type*>(pb.payload)[ib] : offset_type(0);
         next.slot(j) = at + payload_at + offset_type(slot) * 8;
       }
     });
@@ -495,25 +485,27 @@ struct WriteAddNodes {
       team.team_barrier();
       team_for_each_position(team, B, pairs.b(i), log2_block, [&](const std::uint32_t pos, const unsigned char* p) {
         const Value v = B.term_value(*reinterpret_cast<const Value*>(p));
-        if ((in_a(pos / 32) >> (pos % 32)) & 1u) {
+        if (marked(in_a.data(), pos)) {
           values[dense ? pos : rank(pos)] += v;
         } else {
           values[place(pos)] = v;
         }
       });
     } else {
-      const index_type first = static_cast<index_type>(first_child(i));
+      const index_type first_pair = first_child(first, bin.level, i);
       team_for_each_position(team, A, pairs.a(i), log2_block, [&](const std::uint32_t pos, const unsigned char* p) {
         const std::uint32_t k = place(pos);
-        const index_type j = first + static_cast<index_type>(rank(pos));
+        const index_type j = first_pair + static_cast<index_type>(rank(pos));
         next.a(j) = *reinterpret_cast<const offset_type*>(p);
+        if (!marked(in_b.data(), pos)) next.b(j) = 0;
         next.slot(j) = at + static_cast<offset_type>(payload - node) + offset_type(k) * 8;
       });
       team.team_barrier();
       team_for_each_position(team, B, pairs.b(i), log2_block, [&](const std::uint32_t pos, const unsigned char* p) {
-        const index_type j = first + static_cast<index_type>(rank(pos));
+        const index_type j = first_pair + static_cast<index_type>(rank(pos));
         next.b(j) = *reinterpret_cast<const offset_type*>(p);
-        if (!((in_a(pos / 32) >> (pos % 32)) & 1u)) {
+        if (!marked(in_a.data(), pos)) {
+          next.a(j) = 0;
           const std::uint32_t k = place(pos);
           next.slot(j) = at + static_cast<offset_type>(payload - node) + offset_type(k) * 8;
         }

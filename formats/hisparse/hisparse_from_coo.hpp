@@ -231,10 +231,11 @@ struct FromCoo {
                                                const Kokkos::View<const Value*, Device>& vals, index_type num_rows,
                                                index_type num_cols, int b);
 
-  static void write_header(const Kokkos::View<std::uint64_t*, Device>& words, int b) {
+  template <class ExecSpace>
+  static void write_header(const ExecSpace& space, const Kokkos::View<std::uint64_t*, Device>& words, int b) {
     const std::uint64_t word0 = static_cast<std::uint64_t>(pool_magic) | (static_cast<std::uint64_t>(b) << 32) |
                                 (static_cast<std::uint64_t>(sizeof(Value)) << 40);
-    Kokkos::deep_copy(Kokkos::subview(words, 0), word0);
+    Kokkos::deep_copy(space, Kokkos::subview(words, 0), word0);
   }
 
   // Bottom-up: leaves from the sorted entries, then each inner level from its children.
@@ -290,7 +291,7 @@ HiSparseMatrix<Value, Device> FromCoo<Value, Device>::convert(const Kokkos::View
   auto storage = std::make_shared<PoolStorage<Device>>();
   if (n == 0) {
     storage->words = Kokkos::View<std::uint64_t*, Device>("strata::hisparse::pool", pool_header_bytes / 8);
-    write_header(storage->words, b);
+    write_header(exec(), storage->words, b);
     storage->used_bytes = pool_header_bytes;
     return HiSparseMatrix<Value, Device>(storage, 0, num_rows, num_cols, b, 0);
   }
@@ -367,7 +368,7 @@ HiSparseMatrix<Value, Device> FromCoo<Value, Device>::convert(const Kokkos::View
   }
   storage->words = Kokkos::View<std::uint64_t*, Device>("strata::hisparse::pool", total / 8);
   storage->used_bytes = total;
-  write_header(storage->words, b);
+  write_header(exec(), storage->words, b);
   fill(storage->words, levels, perm, vals, b);
 
   offset_type root = 0;

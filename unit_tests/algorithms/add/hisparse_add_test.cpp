@@ -227,9 +227,12 @@ TYPED_TEST(HiSparseAdd, PoolAndWorkspaceGrowWhereTheTermsBytesDoNotHoldC) {
   }
 }
 
-// The workspace on its own: the next level's lists are zeroed and never overlap the current
-// ones or the plan; growing leaves the lists in use intact (they keep their allocation).
-TEST(HiSparseAddWorkspace, ZeroesTheNextListsAndGrowsKeepingTheCurrentOnes) {
+// The workspace on its own: the first launch clears the control words (C's root cell and every
+// level's totals) and writes the first pair; the next level's lists never overlap the current
+// ones, the plan or the control words; growing leaves the lists in use and the control words
+// intact (they keep their allocation). The lists are not cleared (the writing launches fill
+// every word), so the test fills each one itself.
+TEST(HiSparseAddWorkspace, ListsNeverOverlapEachOtherOrTheControlWordsAndGrowKeepingThem) {
   using hisparse::offset_type;
   using Words = Kokkos::View<offset_type*, Device>;
   const auto host = [](const Words& v) {
@@ -253,40 +256,53 @@ TEST(HiSparseAddWorkspace, ZeroesTheNextListsAndGrowsKeepingTheCurrentOnes) {
     fill(p.b, from + 1000);
     fill(p.slot, from + 2000);
   };
-  const auto expect_zero = [&](const hisparse::Impl::AddPairs<Device>& p, index_type n) {
+  const auto expect_size = [&](const hisparse::Impl::AddPairs<Device>& p, index_type n) {
     EXPECT_EQ(p.size, n);
-    for (const Words& v : {p.a, p.b, p.slot}) EXPECT_EQ(host(v), std::vector<offset_type>(std::size_t(n), 0));
+    for (const Words& v : {p.a, p.b, p.slot}) EXPECT_EQ(v.extent(0), std::size_t(n));
   };
 
-  hisparse::Impl::AddWorkspace<Device> ws(2);
+  using Workspace = hisparse::Impl::AddWorkspace<Device>;
+  constexpr int levels = 3;
+  Workspace ws(2, levels);
   EXPECT_EQ(ws.capacity(), 2u);
-  const auto first = ws.first_level(7, 9);
+  ASSERT_EQ(ws.control().extent(0), Workspace::control_words(levels));
+  fill(ws.control(), 900);  // the first launch clears what an earlier addition left
+  const auto first = ws.first_level(ExecSpace(), 7, 9);
   EXPECT_EQ(host(first.a), std::vector<offset_type>{7});
   EXPECT_EQ(host(first.b), std::vector<offset_type>{9});
   EXPECT_EQ(host(first.slot), std::vector<offset_type>{hisparse::Impl::add_root_slot});
+  EXPECT_EQ(host(ws.control()), std::vector<offset_type>(Workspace::control_words(levels), 0));
+  EXPECT_EQ(ws.root_cell().data(), ws.control().data() + Workspace::root_word);
+  for (int l = 0; l < levels; ++l) {
+    EXPECT_EQ(ws.level_totals(l).data(),
+              ws.control().data() + Workspace::level_total(l, hisparse::Impl::LevelTotal(0)));
+  }
+  fill(ws.control(), 800);  // the levels' totals, as the launches leave them
 
-  const auto second = ws.next_level(ExecSpace(), 2);
-  expect_zero(second, 2);
+  const auto second = ws.next_level(2);
+  expect_size(second, 2);
   EXPECT_EQ(host(first.a), std::vector<offset_type>{7});
   fill_pairs(second, 100);
   fill(ws.plan(2), 5000);  // the plan of the level of `second` leaves its lists alone
   expect_filled(second, 100);
 
-  const auto third = ws.next_level(ExecSpace(), 5);  // past the capacity: a new allocation
+  const auto third = ws.next_level(5);  // past the capacity: a new allocation
   EXPECT_EQ(ws.capacity(), 5u);
-  expect_zero(third, 5);
+  expect_size(third, 5);
   expect_filled(second, 100);
   fill_pairs(third, 200);
   fill(ws.plan(5), 6000);
 
-  const auto fourth = ws.next_level(ExecSpace(), 3);  // fits: the other region
+  const auto fourth = ws.next_level(3);  // fits: the other region
   EXPECT_EQ(ws.capacity(), 5u);
-  expect_zero(fourth, 3);
+  expect_size(fourth, 3);
   expect_filled(third, 200);
   fill_pairs(fourth, 300);
-  const auto fifth = ws.next_level(ExecSpace(), 5);
-  expect_zero(fifth, 5);
+  const auto fifth = ws.next_level(5);
+  expect_size(fifth, 5);
   expect_filled(fourth, 300);
+  const auto control = host(ws.control());
+  for (std::size_t i = 0; i < control.size(); ++i) EXPECT_EQ(control[i], 800 + i) << "control word " << i;
 }
 
 TEST(HiSparseAddResults, AreDeterministicAndLeaveTheTermsUnchanged) {
