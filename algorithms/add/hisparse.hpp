@@ -1,14 +1,17 @@
 #pragma once
 // strata::add on HiSparseMatrix: the dual traversal of both trees
 // (hisparse_dual_traversal.hpp), one level at a time on the given execution
-// space instance: per level a planning launch for the short pairs (one thread
-// each), which appends the others to their bins' lists, a planning launch per
-// bin (teams of a warp or a block, looping over the bin's list), one scan that
-// places the level's nodes and numbers their children, one read of the level's
-// totals on the host (to size the next level, to check the pool's room, and to
-// size the writing launches: a bin without pairs is not launched), and the
-// writing launches. The pool and the levels' scratch are allocated once per
-// addition (hisparse_add_workspace.hpp). Transposing or
+// space instance. The roots' pair takes one launch (AddFirstLevel: plan, place
+// and write). Every other level: a planning launch for the short pairs (one
+// thread each), which appends the others to their bins' lists, a planning launch
+// per bin (teams of a warp or a block, looping over the bin's list), or, on a
+// level of few pairs, one planning launch of block-sized teams for all pairs;
+// one scan that places the level's nodes and numbers their children; one read
+// of the level's totals on the host (to size the next level, to check the
+// pool's room, and to size the writing launches: a bin without pairs is not
+// launched); and the writing launches, per bin or one. The pool and the
+// levels' scratch are allocated once per addition
+// (hisparse_add_workspace.hpp). Transposing or
 // conjugating a term costs nothing extra: the traversal reads the term's nodes
 // with swapped local coordinates and conjugated values. The block size of C is
 // A's; a B of another block size is first re-blocked by the conversion (its
@@ -110,24 +113,31 @@ auto AddFormat<ExecSpace, HiSparseMatrix<Value, Device>>::apply(const ExecSpace&
   offset_type used = pool_header_bytes;
   // C's pool, allocated once: C's nodes are the unions of the terms' nodes, so the terms' bytes
   // hold C but for the COOx padding of a union that exceeds its parts' (then it grows). Bytes
-  // past `used` stay zero (padding and absent slots rely on it). C keeps the spare capacity,
-  // at most the terms' bytes in all, where local edits append: copying C to its exact size
-  // cost 5-15% of the addition on matrices of 0.1-4M entries (docs/PERFORMANCE.md). Cleared on
-  // `space` (an allocation without one fences the device after clearing).
+  // past `used` stay zero (padding and absent slots rely on it). The first level's launch
+  // writes C's root node before the host reads its size, so the pool holds at least the largest
+  // a root can be (a dense node, 128 KiB for d = 128: the chosen type is never larger). C keeps
+  // the spare capacity, at most the terms' bytes in all or that root's room, where local edits
+  // append: copying C to its exact size cost 5-15% of the addition on matrices of 0.1-4M entries
+  // (docs/PERFORMANCE.md). Cleared on `space` (an allocation without one fences the device after
+  // clearing).
+  const offset_type root_room = dense_node_bytes(L == 1, b, sizeof(Value));
   storage->words = Kokkos::View<std::uint64_t*, Device>(
       Kokkos::view_alloc(space, "strata::add::pool"),
-      std::max(a.pool_bytes() + other.pool_bytes(), offset_type(pool_header_bytes)) / 8);
+      std::max(a.pool_bytes() + other.pool_bytes(), pool_header_bytes + root_room) / 8);
   FromCoo<Value, Device>::write_header(space, storage->words, b);
   offset_type root_ref = 0;
   index_type nnz = 0;
   if (a.root() != 0 || other.root() != 0) {
-    AddWorkspace<Device> workspace(add_workspace_capacity(a.nnz(), other.nnz(), a.pool_bytes() + other.pool_bytes()),
-                                   L);
-    // The control words (C's root cell, every level's totals) on the host: read whole, once per
-    // level and once at the end.
+    // The first level's launch also writes the second level's pairs before the host reads how
+    // many: the workspace holds as many as a root has children at most.
+    const offset_type entries = static_cast<offset_type>(a.nnz()) + static_cast<offset_type>(other.nnz());
+    const offset_type root_children = L == 1 ? 1 : std::min(offset_type(1) << (2 * b), entries);
+    AddWorkspace<Device> workspace(
+        std::max(add_workspace_capacity(a.nnz(), other.nnz(), a.pool_bytes() + other.pool_bytes()), root_children), L);
+    // The control words (C's root cell, every level's totals) on the host: read whole, once per level.
     const auto control = workspace.control();
     const auto control_on_host = Kokkos::create_mirror_view(control);
-    AddPairs<Device> pairs = workspace.first_level(space, a.root(), other.root());
+    AddPairs<Device> pairs = workspace.first_level();
     for (int l = 0; l < L; ++l) {
       const bool leaf = l == L - 1;
       const index_type n = pairs.size;
@@ -142,15 +152,50 @@ auto AddFormat<ExecSpace, HiSparseMatrix<Value, Device>>::apply(const ExecSpace&
       const auto part = [&](int k) { return Kokkos::subview(plan, std::make_pair(k * n, (k + 1) * n)); };
       const auto count = part(0), type = part(1), bytes = part(2), offset = part(3), first = part(4);
       const auto team_pairs = part(5);
-      PlanAddNodes<Value, Device> plan_nodes{
-          ta, tb, pairs.a, pairs.b, count, type, bytes, TeamPairList<Device>{team_pairs, level, false}, b, leaf};
-      light_weight_parallel_for("strata::add::plan_short_nodes", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
-                                plan_nodes);
-      for (const AddTeamBin& bin : add_team_bins) {
-        plan_nodes.bin.block_bin = bin.block;
+      // A level of few pairs takes one launch of block-sized teams for every pair, to plan and to
+      // write (TeamPairList::all_pairs); a larger one a launch for its short pairs and one per bin.
+      const bool small = static_cast<offset_type>(n) <= small_level_pairs;
+      const TeamPairList<Device> pair_list{team_pairs, level, false, small ? static_cast<offset_type>(n) : 0};
+      const AddTeamBin& block_bin = add_team_bins[1];
+      PlanAddNodes<Value, Device> plan_nodes{ta, tb, pairs.a, pairs.b, count, type, bytes, pair_list, b, leaf};
+      WriteAddNodes<Value, Device> write_nodes{
+          ta,        tb, pairs, count, first, type, offset, AddPairs<Device>{}, storage->words, workspace.root_cell(),
+          pair_list, b,  leaf};
+      if (l == 0) {
+        // The roots' pair: planned, placed at `used` and written in one launch, with the control
+        // words cleared first (there was room for the root node from the start).
+        write_nodes.next = leaf ? AddPairs<Device>{} : workspace.next_room();
+        light_weight_parallel_for("strata::add::first_level",
+                                  team_policy(space, 1, block_bin, AddFirstLevel<Value, Device>::scratch_bytes(b)),
+                                  AddFirstLevel<Value, Device>{plan_nodes, write_nodes, control, offset, first,
+                                                               a.root(), other.root(), used});
+        Kokkos::deep_copy(space, control_on_host, control);
+        space.fence();
+        const offset_type root_bytes = total(level_bytes), children = total(level_children) - root_bytes;
+        // (A leaf root's "children" are its entries: C's nnz.)
+        STRATA_REQUIRE(root_bytes <= root_room && (leaf || children <= root_children),
+                       "strata::add: C's root node (" + std::to_string(root_bytes) + " bytes, " +
+                           std::to_string(children) + " children) exceeds the room made for it (" +
+                           std::to_string(root_room) + " bytes, " + std::to_string(root_children) + " children)");
+        used += root_bytes;
+        root_ref = control_on_host(AddWorkspace<Device>::root_word);
+        if (leaf) nnz = static_cast<index_type>(children);
+        pairs = leaf ? AddPairs<Device>{} : workspace.next_level(children);
+        continue;
+      }
+      if (small) {
         light_weight_parallel_for("strata::add::plan_nodes",
-                                  team_policy(space, n, bin, PlanAddNodes<Value, Device>::scratch_bytes(b)),
+                                  team_policy(space, n, block_bin, PlanAddNodes<Value, Device>::scratch_bytes(b)),
                                   plan_nodes);
+      } else {
+        light_weight_parallel_for("strata::add::plan_short_nodes", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
+                                  plan_nodes);
+        for (const AddTeamBin& bin : add_team_bins) {
+          plan_nodes.bin.block_bin = bin.block;
+          light_weight_parallel_for("strata::add::plan_nodes",
+                                    team_policy(space, n, bin, PlanAddNodes<Value, Device>::scratch_bytes(b)),
+                                    plan_nodes);
+        }
       }
       Kokkos::parallel_scan("strata::add::place_level", Kokkos::RangePolicy<ExecSpace>(space, 0, 2 * n),
                             PlaceAddLevel<Device>{bytes, count, offset, first, used, level, n});
@@ -163,46 +208,36 @@ auto AddFormat<ExecSpace, HiSparseMatrix<Value, Device>>::apply(const ExecSpace&
       storage->used_bytes = used;
       reserve_pool(*storage, level_byte_count);
       used += level_byte_count;
-      AddPairs<Device> next = leaf ? AddPairs<Device>{} : workspace.next_level(children);
-      WriteAddNodes<Value, Device> write_nodes{ta,
-                                               tb,
-                                               pairs,
-                                               count,
-                                               first,
-                                               type,
-                                               offset,
-                                               next,
-                                               storage->words,
-                                               workspace.root_cell(),
-                                               TeamPairList<Device>{team_pairs, level, false},
-                                               b,
-                                               leaf};
-      // The bins' sizes came with the level's totals: an empty bin is not launched, the others
-      // start one team per pair (up to the bin's cap).
-      const offset_type packed = total(packed_bin_counts);
-      const auto bin_size = [&](bool block) { return static_cast<index_type>(packed_bin_size(packed, block)); };
-      if (bin_size(false) + bin_size(true) < n) {
-        light_weight_parallel_for("strata::add::write_short_nodes", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
-                                  write_nodes);
-      }
-      for (const AddTeamBin& bin : add_team_bins) {
-        const index_type bin_pairs = bin_size(bin.block);
-        if (bin_pairs == 0) continue;
-        write_nodes.bin.block_bin = bin.block;
+      write_nodes.pool = storage->words;
+      write_nodes.next = leaf ? AddPairs<Device>{} : workspace.next_level(children);
+      if (small) {
         light_weight_parallel_for("strata::add::write_nodes",
-                                  team_policy(space, bin_pairs, bin, WriteAddNodes<Value, Device>::scratch_bytes(b)),
+                                  team_policy(space, n, block_bin, WriteAddNodes<Value, Device>::scratch_bytes(b)),
                                   write_nodes);
+      } else {
+        // The bins' sizes came with the level's totals: an empty bin is not launched, the others
+        // start one team per pair (up to the bin's cap).
+        const offset_type packed = total(packed_bin_counts);
+        const auto bin_size = [&](bool block) { return static_cast<index_type>(packed_bin_size(packed, block)); };
+        if (bin_size(false) + bin_size(true) < n) {
+          light_weight_parallel_for("strata::add::write_short_nodes", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
+                                    write_nodes);
+        }
+        for (const AddTeamBin& bin : add_team_bins) {
+          const index_type bin_pairs = bin_size(bin.block);
+          if (bin_pairs == 0) continue;
+          write_nodes.bin.block_bin = bin.block;
+          light_weight_parallel_for("strata::add::write_nodes",
+                                    team_policy(space, bin_pairs, bin, WriteAddNodes<Value, Device>::scratch_bytes(b)),
+                                    write_nodes);
+        }
       }
       if (leaf) nnz = static_cast<index_type>(children);
-      pairs = next;
+      pairs = write_nodes.next;
     }
-    // The last writing launches have filled C's root cell (on the first level) and its nodes.
-    Kokkos::deep_copy(space, control_on_host, control);
-    space.fence();
-    root_ref = control_on_host(AddWorkspace<Device>::root_word);
-  } else {
-    space.fence();  // the pool's header
   }
+  // The last writing launches (C's nodes, and the header where C is empty) finish before C is returned.
+  space.fence();
   storage->used_bytes = used;
   return matrix_type(storage, root_ref, rows, cols, b, nnz);
 }

@@ -3,17 +3,18 @@
 // reused level after level: C's root cell and every level's totals (the
 // control words, read by the host once per level), each level's plan (six words
 // per node pair) and the pair lists of the level and of the next (three words
-// per pair each). On a GPU every allocation costs tens of microseconds and every
-// release synchronises the device, and an addition of a small matrix was mostly
-// made of them (docs/PERFORMANCE.md): one allocation holds everything, and the
-// first launch clears the control words and writes the first level's pair (no
-// host copy waits for it).
+// per pair each, a list every `capacity` words, so that a launch can fill a
+// level whose size the host does not know yet). On a GPU every allocation costs
+// tens of microseconds and every release synchronises the device, and an
+// addition of a small matrix was mostly made of them (docs/PERFORMANCE.md): one
+// allocation holds everything. Nothing here is cleared: the first level's launch
+// clears the control words (AddFirstLevel) and the writing launches fill every
+// word of the lists.
 // The workspace grows, to at least twice its capacity, only when a level has
 // more pairs than it holds; the new allocation takes the plan and the lists, the
 // control words stay; the lists still in use keep the old allocation alive
 // (Kokkos subviews count references) until the caller drops them.
 #include <strata/algorithms/add/hisparse_dual_traversal.hpp>
-#include <strata/core/light_weight_launch.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -32,25 +33,6 @@ inline offset_type add_workspace_capacity(index_type nnz_a, index_type nnz_b, of
   const offset_type by_bytes = std::max<offset_type>(pool_bytes / (12 * sizeof(offset_type)), 1024);
   return std::max<offset_type>(1, std::min(entries, by_bytes));
 }
-
-// Clears the control words and writes the first level's one pair (the roots, and C's root cell
-// as where its reference goes) in one launch.
-template <class Device>
-struct StartAddition {
-  Kokkos::View<offset_type*, Device> control;
-  Kokkos::View<offset_type*, Device> first_pair;  // a, b, slot
-  offset_type root_a, root_b;
-
-  KOKKOS_INLINE_FUNCTION void operator()(const index_type i) const {
-    const offset_type k = static_cast<offset_type>(i);
-    if (k < control.extent(0)) {
-      control(k) = 0;
-    } else {
-      const offset_type j = k - control.extent(0);
-      first_pair(j) = j == 0 ? root_a : j == 1 ? root_b : add_root_slot;
-    }
-  }
-};
 
 template <class Device>
 class AddWorkspace {
@@ -87,18 +69,15 @@ class AddWorkspace {
     return Kokkos::subview(words_, std::make_pair(offset_type(0), plan_words_per_pair * n));
   }
 
-  // The first level: one pair, the two roots, C's reference going to the root cell. The launch
-  // also clears the control words; it runs on `space` like everything after it.
-  template <class ExecSpace>
-  AddPairs<Device> first_level(const ExecSpace& space, offset_type root_a, offset_type root_b) {
+  // The first level: one pair, in the lists of the first region (the first level's launch writes it).
+  AddPairs<Device> first_level() {
     current_ = 0;
-    const AddPairs<Device> first = lists(0, 1);
-    const words_type pair = Kokkos::subview(words_, std::make_pair(lists_at(0), lists_at(0) + list_words_per_pair));
-    strata::Impl::light_weight_parallel_for(
-        "strata::add::start", Kokkos::RangePolicy<ExecSpace>(space, 0, control_.extent(0) + list_words_per_pair),
-        StartAddition<Device>{control_, pair, root_a, root_b});
-    return first;
+    return lists(0, 1);
   }
+
+  // The lists next_level(n) returns for any n <= capacity(), at their full capacity: where a
+  // launch writes a level whose size the host reads afterwards.
+  AddPairs<Device> next_room() const { return lists(1 - current_, capacity_); }
 
   // The lists of the next level's n pairs, not cleared: the writing launches fill every word
   // (0 for a term without a node at a position). They take the region the current level's
@@ -121,11 +100,11 @@ class AddWorkspace {
   }
 
   AddPairs<Device> lists(int region, offset_type n) const {
-    const offset_type at = lists_at(region);
+    const offset_type at = lists_at(region), c = capacity_;
     AddPairs<Device> p;
     p.a = Kokkos::subview(words_, std::make_pair(at, at + n));
-    p.b = Kokkos::subview(words_, std::make_pair(at + n, at + 2 * n));
-    p.slot = Kokkos::subview(words_, std::make_pair(at + 2 * n, at + 3 * n));
+    p.b = Kokkos::subview(words_, std::make_pair(at + c, at + c + n));
+    p.slot = Kokkos::subview(words_, std::make_pair(at + 2 * c, at + 2 * c + n));
     p.size = static_cast<index_type>(n);
     return p;
   }

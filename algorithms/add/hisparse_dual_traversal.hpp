@@ -244,20 +244,29 @@ KOKKOS_INLINE_FUNCTION constexpr offset_type packed_bin_size(offset_type packed,
 
 // The level's pairs that take a team: warp pairs from the front of `list`, block pairs from its
 // back (the list has a word per pair of the level), in the order the planning launch appended
-// them; their counts packed in level(packed_bin_counts).
+// them; their counts packed in level(packed_bin_counts). Or, on a level of at most
+// small_level_pairs pairs, every pair [0, all_pairs): there one launch of block-sized teams plans
+// (and one writes) every pair, where a launch per bin and one for the short pairs cost the host
+// a launch each (4.5-6.5 us) for a few pairs.
+constexpr offset_type small_level_pairs = 1024;
+
 template <class Device>
 struct TeamPairList {
   Kokkos::View<offset_type*, Device> list;
   Kokkos::View<offset_type*, Device> level;  // the level's totals
   bool block_bin = false;
+  offset_type all_pairs = 0;  // nonzero: the list is every pair of the level
 
   KOKKOS_INLINE_FUNCTION void append(const index_type i, const bool block) const {
     const offset_type before = Kokkos::atomic_fetch_add(&level(packed_bin_counts), packed_bin_unit(block));
     const offset_type k = packed_bin_size(before, block);
     list(block ? list.extent(0) - 1 - k : k) = static_cast<offset_type>(i);
   }
-  KOKKOS_INLINE_FUNCTION offset_type size() const { return packed_bin_size(level(packed_bin_counts), block_bin); }
+  KOKKOS_INLINE_FUNCTION offset_type size() const {
+    return all_pairs != 0 ? all_pairs : packed_bin_size(level(packed_bin_counts), block_bin);
+  }
   KOKKOS_INLINE_FUNCTION index_type operator[](const offset_type k) const {
+    if (all_pairs != 0) return static_cast<index_type>(k);
     return static_cast<index_type>(block_bin ? list(list.extent(0) - 1 - k) : list(k));
   }
 };
@@ -511,6 +520,48 @@ struct WriteAddNodes {
         }
       });
     }
+  }
+};
+
+// The first level, the roots' pair, in one launch of one team (a block on devices), where the
+// levels' path took seven launches for it: clears the control words (C's root cell, every
+// level's totals), plans the pair, places C's root node at `base` (the caller made room for the
+// largest node a root can be), and writes it, its reference into the root cell and the next
+// level's pairs (into lists with room for every child a root can have).
+template <class Value, class Device>
+struct AddFirstLevel {
+  using member_type = typename AddTeam<Device>::member_type;
+  using scratch_words = typename AddTeam<Device>::scratch_words;
+  PlanAddNodes<Value, Device> plan;    // its lists: the first pair; its plan: one pair's
+  WriteAddNodes<Value, Device> write;  // the same pair, plan and level
+  Kokkos::View<offset_type*, Device> control;
+  Kokkos::View<offset_type*, Device> offset, first;  // the pair's pool offset and first child
+  offset_type root_a, root_b, base;
+
+  static std::size_t scratch_bytes(int log2_block) { return WriteAddNodes<Value, Device>::scratch_bytes(log2_block); }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
+    const int words = position_words(plan.log2_block);
+    scratch_words in_a(team.team_scratch(0), words), in_b(team.team_scratch(0), words);
+    scratch_words before(team.team_scratch(0), words);
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, control.extent(0)),
+                         [&](const offset_type k) { control(k) = 0; });
+    Kokkos::single(Kokkos::PerTeam(team), [&]() {
+      write.pairs.a(0) = root_a;
+      write.pairs.b(0) = root_b;
+      write.pairs.slot(0) = add_root_slot;
+    });
+    team.team_barrier();
+    plan.plan(team, 0, in_a);
+    team.team_barrier();
+    Kokkos::single(Kokkos::PerTeam(team), [&]() {
+      offset(0) = base;
+      first(0) = plan.bytes(0);  // PlaceAddLevel's convention: first_child() takes the level's bytes off
+      write.bin.level(level_bytes) = plan.bytes(0);
+      write.bin.level(level_children) = plan.bytes(0) + plan.count(0);
+    });
+    team.team_barrier();
+    write.write(team, 0, in_a, in_b, before);
   }
 };
 

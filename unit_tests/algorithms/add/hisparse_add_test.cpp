@@ -141,7 +141,8 @@ TYPED_TEST(HiSparseAdd, TermsOfDifferentBlockSizes) {
 // Pairs of leaves at the edge between the one-thread merge (both nodes sparse, at most
 // short_pair_entries entries together) and the team path: 16 and 17 entries together, with and
 // without overlap, one side absent, transposed terms (whose positions arrive out of order), and
-// dense nodes from small blocks.
+// dense nodes from small blocks. The cases repeat until the leaf level has more pairs than
+// small_level_pairs, where every pair of a level would take the team path.
 TYPED_TEST(HiSparseAdd, ShortAndTeamPairsMeetAtTheirEdge) {
   using Value = TypeParam;
   static_assert(hisparse::Impl::short_pair_entries == 16, "the cases below sit at 16 entries");
@@ -151,22 +152,24 @@ TYPED_TEST(HiSparseAdd, ShortAndTeamPairsMeetAtTheirEdge) {
   constexpr LeafPair leaves[] = {{8, 8, 0},  {8, 9, 0},  {8, 8, 4},  {9, 8, 8},  {16, 0, 0}, {17, 0, 0},
                                  {0, 16, 0}, {0, 17, 0}, {1, 1, 1},  {15, 1, 0}, {1, 16, 0}, {12, 5, 3},
                                  {16, 16, 16}, {2, 15, 1}, {0, 1, 0}, {64, 1, 1}};
-  constexpr int count = sizeof(leaves) / sizeof(leaves[0]);
+  constexpr int cases = sizeof(leaves) / sizeof(leaves[0]);
+  constexpr int count = (hisparse::Impl::small_level_pairs / cases + 1) * cases;
   for (const int log2_block : {3, 2}) {
     SCOPED_TRACE("d = " + std::to_string(1 << log2_block));
     const index_type d = index_type(1) << log2_block, positions = d * d;
     HostCoo<Value> a(d, count * d), p(d, count * d);
     for (int j = 0; j < count; ++j) {
+      const LeafPair& leaf = leaves[j % cases];
       // Leaf j's positions in a fixed order of odd steps (a permutation of its d * d positions);
       // a count past d * d is cut there.
       const auto put = [&](HostCoo<Value>& m, index_type k, double v) {
         const index_type pos = (k * 37 + 11) % positions;
         m.push_back(pos / d, j * d + pos % d, value_from<Value>(v, 0.5 * v));
       };
-      const index_type na = std::min<index_type>(leaves[j].a, positions);
+      const index_type na = std::min<index_type>(leaf.a, positions);
       for (index_type k = 0; k < na; ++k) put(a, k, 1.0 + double(k));
-      const index_type first_b = na - leaves[j].overlap;
-      for (index_type k = first_b; k < first_b + leaves[j].b && k < positions; ++k) put(p, k, -2.0 - double(k));
+      const index_type first_b = na - leaf.overlap;
+      for (index_type k = first_b; k < first_b + leaf.b && k < positions; ++k) put(p, k, -2.0 - double(k));
     }
     const Value alpha = value_from<Value>(1.5, -0.5), beta = value_from<Value>(0.75, 0.0);
     const auto A = to_hisparse<Device>(a, log2_block);
@@ -227,12 +230,12 @@ TYPED_TEST(HiSparseAdd, PoolAndWorkspaceGrowWhereTheTermsBytesDoNotHoldC) {
   }
 }
 
-// The workspace on its own: the first launch clears the control words (C's root cell and every
-// level's totals) and writes the first pair; the next level's lists never overlap the current
-// ones, the plan or the control words; growing leaves the lists in use and the control words
-// intact (they keep their allocation). The lists are not cleared (the writing launches fill
-// every word), so the test fills each one itself.
-TEST(HiSparseAddWorkspace, ListsNeverOverlapEachOtherOrTheControlWordsAndGrowKeepingThem) {
+// The workspace on its own: the control words (C's root cell, every level's totals), the plan and
+// the lists never overlap; next_room() is where next_level(n) puts any n up to the capacity (the
+// first level's launch writes the second level's pairs there before the host knows n); growing
+// leaves the lists in use and the control words intact (they keep their allocation). Nothing is
+// cleared (the launches write every word), so the test fills each part itself.
+TEST(HiSparseAddWorkspace, PartsNeverOverlapAndGrowKeepingTheListsInUse) {
   using hisparse::offset_type;
   using Words = Kokkos::View<offset_type*, Device>;
   const auto host = [](const Words& v) {
@@ -266,22 +269,30 @@ TEST(HiSparseAddWorkspace, ListsNeverOverlapEachOtherOrTheControlWordsAndGrowKee
   Workspace ws(2, levels);
   EXPECT_EQ(ws.capacity(), 2u);
   ASSERT_EQ(ws.control().extent(0), Workspace::control_words(levels));
-  fill(ws.control(), 900);  // the first launch clears what an earlier addition left
-  const auto first = ws.first_level(ExecSpace(), 7, 9);
-  EXPECT_EQ(host(first.a), std::vector<offset_type>{7});
-  EXPECT_EQ(host(first.b), std::vector<offset_type>{9});
-  EXPECT_EQ(host(first.slot), std::vector<offset_type>{hisparse::Impl::add_root_slot});
-  EXPECT_EQ(host(ws.control()), std::vector<offset_type>(Workspace::control_words(levels), 0));
   EXPECT_EQ(ws.root_cell().data(), ws.control().data() + Workspace::root_word);
   for (int l = 0; l < levels; ++l) {
     EXPECT_EQ(ws.level_totals(l).data(),
               ws.control().data() + Workspace::level_total(l, hisparse::Impl::LevelTotal(0)));
   }
-  fill(ws.control(), 800);  // the levels' totals, as the launches leave them
+  fill(ws.control(), 800);
+  const auto first = ws.first_level();
+  expect_size(first, 1);
+  fill_pairs(first, 10);
+  const auto room = ws.next_room();
+  expect_size(room, 2);
+  fill_pairs(room, 100);
+  expect_filled(first, 10);
+  fill(ws.plan(1), 5000);  // the plan of the first level leaves its lists alone
+  expect_filled(first, 10);
+  expect_filled(room, 100);
 
-  const auto second = ws.next_level(2);
+  const auto second = ws.next_level(2);  // where the first level's launch wrote
   expect_size(second, 2);
-  EXPECT_EQ(host(first.a), std::vector<offset_type>{7});
+  EXPECT_EQ(second.a.data(), room.a.data());
+  EXPECT_EQ(second.b.data(), room.b.data());
+  EXPECT_EQ(second.slot.data(), room.slot.data());
+  expect_filled(second, 100);
+  expect_filled(first, 10);
   fill_pairs(second, 100);
   fill(ws.plan(2), 5000);  // the plan of the level of `second` leaves its lists alone
   expect_filled(second, 100);
