@@ -137,6 +137,10 @@ auto AddFormat<ExecSpace, HiSparseMatrix<Value, Device>>::apply(const ExecSpace&
     // The control words (C's root cell, every level's totals) on the host: read whole, once per level.
     const auto control = workspace.control();
     const auto control_on_host = Kokkos::create_mirror_view(control);
+    const auto read_control = [&]() {
+      Kokkos::deep_copy(space, control_on_host, control);
+      space.fence();
+    };
     AddPairs<Device> pairs = workspace.first_level();
     for (int l = 0; l < L; ++l) {
       const bool leaf = l == L - 1;
@@ -158,19 +162,20 @@ auto AddFormat<ExecSpace, HiSparseMatrix<Value, Device>>::apply(const ExecSpace&
       const TeamPairList<Device> pair_list{team_pairs, level, false, small ? static_cast<offset_type>(n) : 0};
       const AddTeamBin& block_bin = add_team_bins[1];
       PlanAddNodes<Value, Device> plan_nodes{ta, tb, pairs.a, pairs.b, count, type, bytes, pair_list, b, leaf};
-      WriteAddNodes<Value, Device> write_nodes{
-          ta,        tb, pairs, count, first, type, offset, AddPairs<Device>{}, storage->words, workspace.root_cell(),
-          pair_list, b,  leaf};
+      // The writing functor, once the pool has room for the level and the next level's lists exist.
+      const auto writer = [&](const AddPairs<Device>& next) {
+        return WriteAddNodes<Value, Device>{
+            ta, tb, pairs, count, first, type, offset, next, storage->words, workspace.root_cell(), pair_list, b, leaf};
+      };
       if (l == 0) {
         // The roots' pair: planned, placed at `used` and written in one launch, with the control
         // words cleared first (there was room for the root node from the start).
-        write_nodes.next = leaf ? AddPairs<Device>{} : workspace.next_room();
-        light_weight_parallel_for("strata::add::first_level",
-                                  team_policy(space, 1, block_bin, AddFirstLevel<Value, Device>::scratch_bytes(b)),
-                                  AddFirstLevel<Value, Device>{plan_nodes, write_nodes, control, offset, first,
-                                                               a.root(), other.root(), used});
-        Kokkos::deep_copy(space, control_on_host, control);
-        space.fence();
+        light_weight_parallel_for(
+            "strata::add::first_level",
+            team_policy(space, 1, block_bin, AddFirstLevel<Value, Device>::scratch_bytes(b)),
+            AddFirstLevel<Value, Device>{plan_nodes, writer(leaf ? AddPairs<Device>{} : workspace.next_room()), control,
+                                         offset, first, a.root(), other.root(), used});
+        read_control();
         const offset_type root_bytes = total(level_bytes), children = total(level_children) - root_bytes;
         // (A leaf root's "children" are its entries: C's nnz.)
         STRATA_REQUIRE(root_bytes <= root_room && (leaf || children <= root_children),
@@ -200,16 +205,14 @@ auto AddFormat<ExecSpace, HiSparseMatrix<Value, Device>>::apply(const ExecSpace&
       Kokkos::parallel_scan("strata::add::place_level", Kokkos::RangePolicy<ExecSpace>(space, 0, 2 * n),
                             PlaceAddLevel<Device>{bytes, count, offset, first, used, level, n});
       // The one read of the level on the host: its bytes, its children and its bins' sizes.
-      Kokkos::deep_copy(space, control_on_host, control);
-      space.fence();
+      read_control();
       const offset_type level_byte_count = total(level_bytes);
       const offset_type children = total(level_children) - level_byte_count;
       // The level's nodes go after `used` (the scan put them there): room before any is written.
       storage->used_bytes = used;
       reserve_pool(*storage, level_byte_count);
       used += level_byte_count;
-      write_nodes.pool = storage->words;
-      write_nodes.next = leaf ? AddPairs<Device>{} : workspace.next_level(children);
+      WriteAddNodes<Value, Device> write_nodes = writer(leaf ? AddPairs<Device>{} : workspace.next_level(children));
       if (small) {
         light_weight_parallel_for("strata::add::write_nodes",
                                   team_policy(space, n, block_bin, WriteAddNodes<Value, Device>::scratch_bytes(b)),

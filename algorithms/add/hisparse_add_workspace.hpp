@@ -47,12 +47,11 @@ class AddWorkspace {
 
   // Room for levels of up to `capacity` pairs (at least one) of an addition of `levels` levels.
   AddWorkspace(offset_type capacity, int levels) {
-    const offset_type c = std::max<offset_type>(capacity, 1), head = control_words(levels);
-    const words_type all(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::add::workspace"),
-                         head + (plan_words_per_pair + 2 * list_words_per_pair) * c);
+    const offset_type head = control_words(levels);
+    capacity_ = std::max<offset_type>(capacity, 1);
+    const words_type all = allocate(head);
     control_ = Kokkos::subview(all, std::make_pair(offset_type(0), head));
     words_ = Kokkos::subview(all, std::make_pair(head, all.extent(0)));
-    capacity_ = c;
   }
 
   offset_type capacity() const { return capacity_; }
@@ -85,8 +84,7 @@ class AddWorkspace {
   AddPairs<Device> next_level(offset_type n) {
     if (n > capacity_) {
       capacity_ = std::max(n, 2 * capacity_);
-      words_ = words_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::add::workspace"),
-                          (plan_words_per_pair + 2 * list_words_per_pair) * capacity_);
+      words_ = allocate(0);
       current_ = 0;
     } else {
       current_ = 1 - current_;
@@ -95,6 +93,12 @@ class AddWorkspace {
   }
 
  private:
+  // `head` words, then the plan and both regions of lists for capacity_ pairs; not cleared.
+  words_type allocate(offset_type head) const {
+    return words_type(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::add::workspace"),
+                      head + (plan_words_per_pair + 2 * list_words_per_pair) * capacity_);
+  }
+
   offset_type lists_at(int region) const {
     return (plan_words_per_pair + list_words_per_pair * offset_type(region)) * capacity_;
   }

@@ -272,8 +272,9 @@ struct TeamPairList {
 };
 
 // Plan: the size of the union of each pair's positions, and C's node type and bytes for it.
-// One functor, two launches per level: a range over all pairs plans the short ones (one thread
-// each) and appends every other pair to its bin's list; then teams plan the pairs of each bin.
+// On a level of bins: a range over all pairs plans the short ones (one thread each) and appends
+// every other pair to its bin's list, then teams plan the pairs of each bin. On a small level
+// (TeamPairList::all_pairs) one team launch plans every pair; AddFirstLevel calls plan() itself.
 template <class Value, class Device>
 struct PlanAddNodes {
   using member_type = typename AddTeam<Device>::member_type;
