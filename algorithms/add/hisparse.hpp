@@ -9,9 +9,9 @@
 // one scan that places the level's nodes and numbers their children; one read
 // of the level's totals on the host (to size the next level, to check the
 // pool's room, and to size the writing launches: a bin without pairs is not
-// launched); and the writing launches, per bin or one. The pool and the
-// levels' scratch are allocated once per addition
-// (hisparse_add_workspace.hpp). Transposing or
+// launched); and the writing launches, per bin or one. C's pool is allocated
+// once per addition; the levels' scratch (hisparse_add_workspace.hpp) is the
+// handle's, kept from one addition to the next. Transposing or
 // conjugating a term costs nothing extra: the traversal reads the term's nodes
 // with swapped local coordinates and conjugated values. The block size of C is
 // A's; a B of another block size is first re-blocked by the conversion (its
@@ -51,12 +51,14 @@ struct AddFormat<ExecSpace, HiSparseMatrix<Value, Device>> {
   static constexpr const char* name = "HiSparse";
   using matrix_type = HiSparseMatrix<Value, Device>;
   using value_type = Value;
+  // What an AddHandle keeps between additions: the levels' scratch.
+  using State = hisparse::Impl::AddWorkspace<Device>;
   // The kernels' teams and scratch are those of the matrices' execution space.
   static_assert(std::is_same_v<ExecSpace, typename Device::execution_space>,
                 "strata::add: a HiSparseMatrix adds on its own execution space (Device::execution_space)");
 
-  static matrix_type apply(const ExecSpace& space, SpmvMode mode_a, const Value& alpha, const matrix_type& A,
-                           SpmvMode mode_b, const Value& beta, const matrix_type& B);
+  static matrix_type apply(const ExecSpace& space, State& workspace, SpmvMode mode_a, const Value& alpha,
+                           const matrix_type& A, SpmvMode mode_b, const Value& beta, const matrix_type& B);
 
  private:
   static hisparse::Impl::AddTermRef<Value, Device> term(const matrix_type& m, const Value& factor, bool conjugated) {
@@ -85,10 +87,11 @@ struct AddFormat<ExecSpace, HiSparseMatrix<Value, Device>> {
 // Out of the class and not inline, so that the library's explicit instances
 // (declared below) are the only place the addition's kernels are generated.
 template <class ExecSpace, class Value, class Device>
-auto AddFormat<ExecSpace, HiSparseMatrix<Value, Device>>::apply(const ExecSpace& space, SpmvMode mode_a,
-                                                                const Value& alpha, const matrix_type& A,
-                                                                SpmvMode mode_b, const Value& beta,
-                                                                const matrix_type& B) -> matrix_type {
+auto AddFormat<ExecSpace, HiSparseMatrix<Value, Device>>::apply(const ExecSpace& space, State& workspace,
+                                                                SpmvMode mode_a, const Value& alpha,
+                                                                const matrix_type& A, SpmvMode mode_b,
+                                                                const Value& beta, const matrix_type& B)
+    -> matrix_type {
   using namespace hisparse;
   using namespace hisparse::Impl;
   const int b = A.log2_block();
@@ -132,11 +135,11 @@ auto AddFormat<ExecSpace, HiSparseMatrix<Value, Device>>::apply(const ExecSpace&
     // many: the workspace holds as many as a root has children at most.
     const offset_type entries = static_cast<offset_type>(a.nnz()) + static_cast<offset_type>(other.nnz());
     const offset_type root_children = L == 1 ? 1 : std::min(offset_type(1) << (2 * b), entries);
-    AddWorkspace<Device> workspace(
+    workspace.prepare(
         std::max(add_workspace_capacity(a.nnz(), other.nnz(), a.pool_bytes() + other.pool_bytes()), root_children), L);
     // The control words (C's root cell, every level's totals) on the host: read whole, once per level.
     const auto control = workspace.control();
-    const auto control_on_host = Kokkos::create_mirror_view(control);
+    const auto control_on_host = workspace.control_on_host();
     const auto read_control = [&]() {
       Kokkos::deep_copy(space, control_on_host, control);
       space.fence();

@@ -1,15 +1,16 @@
 #pragma once
-// The scratch of one strata::add on HiSparse, allocated once per addition and
-// reused level after level: C's root cell and every level's totals (the
-// control words, read by the host once per level), each level's plan (six words
-// per node pair) and the pair lists of the level and of the next (three words
-// per pair each, a list every `capacity` words, so that a launch can fill a
-// level whose size the host does not know yet). On a GPU every allocation costs
-// tens of microseconds and every release synchronises the device, and an
-// addition of a small matrix was mostly made of them (docs/PERFORMANCE.md): one
-// allocation holds everything. Nothing here is cleared: the first level's launch
-// clears the control words (AddFirstLevel) and the writing launches fill every
-// word of the lists.
+// The scratch of strata::add on HiSparse, reused level after level and, held
+// by an AddHandle, addition after addition: C's root cell and every level's
+// totals (the control words, read by the host once per level, with their host
+// copy), each level's plan (six words per node pair) and the pair lists of the
+// level and of the next (three words per pair each, a list every `capacity`
+// words, so that a launch can fill a level whose size the host does not know
+// yet). On a GPU every allocation costs tens of microseconds and every release
+// synchronises the device; an addition of a small matrix was mostly made of
+// them (docs/PERFORMANCE.md): one allocation holds everything, and a handle
+// keeps it. Nothing here is cleared: the first level's launch clears the
+// control words (AddFirstLevel) and the writing launches fill every word of
+// the lists.
 // The workspace grows, to at least twice its capacity, only when a level has
 // more pairs than it holds; the new allocation takes the plan and the lists, the
 // control words stay; the lists still in use keep the old allocation alive
@@ -45,17 +46,28 @@ class AddWorkspace {
   static offset_type control_words(int levels) { return 1 + level_total_slots * offset_type(levels); }
   static offset_type level_total(int level, LevelTotal t) { return 1 + level_total_slots * offset_type(level) + t; }
 
+  AddWorkspace() = default;
   // Room for levels of up to `capacity` pairs (at least one) of an addition of `levels` levels.
-  AddWorkspace(offset_type capacity, int levels) {
+  AddWorkspace(offset_type capacity, int levels) { prepare(capacity, levels); }
+
+  // Room for the next addition, of `levels` levels and levels of up to `capacity` pairs: the
+  // allocation is kept where it has that room, else replaced by one with the room of both.
+  void prepare(offset_type capacity, int levels) {
     const offset_type head = control_words(levels);
-    capacity_ = std::max<offset_type>(capacity, 1);
-    const words_type all = allocate(head);
-    control_ = Kokkos::subview(all, std::make_pair(offset_type(0), head));
-    words_ = Kokkos::subview(all, std::make_pair(head, all.extent(0)));
+    if (capacity <= capacity_ && head <= control_.extent(0)) return;
+    const offset_type head_room = std::max<offset_type>(head, control_.extent(0));
+    capacity_ = std::max<offset_type>({capacity, capacity_, 1});
+    const words_type all = allocate(head_room);
+    control_ = Kokkos::subview(all, std::make_pair(offset_type(0), head_room));
+    control_on_host_ = Kokkos::create_mirror_view(control_);
+    words_ = Kokkos::subview(all, std::make_pair(head_room, all.extent(0)));
   }
 
   offset_type capacity() const { return capacity_; }
+  // The control words, at least control_words(levels) of them, and their copy on the host
+  // (the same view where the device is the host).
   const words_type& control() const { return control_; }
+  const typename words_type::HostMirror& control_on_host() const { return control_on_host_; }
   // Level l's totals (LevelTotal), and C's root cell: one word each in control().
   words_type level_totals(int level) const {
     const offset_type at = level_total(level, LevelTotal(0));
@@ -114,6 +126,7 @@ class AddWorkspace {
   }
 
   words_type control_;
+  typename words_type::HostMirror control_on_host_;
   words_type words_;
   offset_type capacity_ = 0;
   int current_ = 0;

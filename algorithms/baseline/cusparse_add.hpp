@@ -19,7 +19,7 @@ namespace strata::baseline {
 template <class ExecSpace>
 struct cusparse_add_available : std::false_type {};
 
-// Holds the cuSPARSE handle and matrix descriptor across additions, as a code
+// Holds the cuSPARSE handle, matrix descriptor and work buffer across additions, as a code
 // adding repeatedly would; add(space, mode_a, alpha, A, mode_b, beta, B) returns
 // a new DeviceCsr with sorted rows. Inputs: DeviceCsr with sorted rows, modes N or T.
 template <class Value, class ExecSpace>

@@ -90,12 +90,11 @@ class CusparseAdd<Value, Kokkos::Cuda> {
                                       G::in(static_cast<const Value*>(nullptr)), row_map.data(),
                                       static_cast<const int*>(nullptr), &bytes),
                        "cusparse?csrgeam2_bufferSizeExt");
-    buffer_view buffer(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "strata::cusparse_add::buffer"),
-                       bytes > 0 ? bytes : 1);
+    char* const buffer = work_buffer(bytes);
     int nnz_c = 0;
     cuda_detail::check(cusparseXcsrgeam2Nnz(handle_, m, n, descr_, nnz_a, a.graph.row_map.data(),
                                             a.graph.entries.data(), descr_, nnz_b, b.graph.row_map.data(),
-                                            b.graph.entries.data(), descr_, row_map.data(), &nnz_c, buffer.data()),
+                                            b.graph.entries.data(), descr_, row_map.data(), &nnz_c, buffer),
                        "cusparseXcsrgeam2Nnz");
     entries_view entries(Kokkos::view_alloc(space, Kokkos::WithoutInitializing, "strata::cusparse_add::entries"),
                          nnz_c);
@@ -103,7 +102,7 @@ class CusparseAdd<Value, Kokkos::Cuda> {
     cuda_detail::check(G::compute(handle_, m, n, G::in(&alpha), descr_, nnz_a, G::in(a.values.data()),
                                   a.graph.row_map.data(), a.graph.entries.data(), G::in(&beta), descr_, nnz_b,
                                   G::in(b.values.data()), b.graph.row_map.data(), b.graph.entries.data(), descr_,
-                                  G::out(values.data()), row_map.data(), entries.data(), buffer.data()),
+                                  G::out(values.data()), row_map.data(), entries.data(), buffer),
                        "cusparse?csrgeam2");
     return matrix_type("strata::cusparse_add::sum", m, n, nnz_c, values, row_map, entries);
   }
@@ -113,6 +112,18 @@ class CusparseAdd<Value, Kokkos::Cuda> {
   using entries_view = typename matrix_type::index_type::non_const_type;
   using values_view = typename matrix_type::values_type::non_const_type;
   using buffer_view = Kokkos::View<char*, Kokkos::CudaSpace>;
+
+  // The work buffer of csrgeam2 and of the transpose, kept from one addition to the next (grown
+  // when short), as a code adding repeatedly keeps it and as strata::add's handle keeps its
+  // scratch. The calls that use it run in order on the handle's stream; growing releases the
+  // old buffer, which synchronises the device first.
+  char* work_buffer(std::size_t bytes) {
+    if (buffer_.extent(0) < bytes || buffer_.extent(0) == 0) {
+      buffer_ = buffer_view(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::cusparse_add::buffer"),
+                            bytes > 0 ? bytes : 1);
+    }
+    return buffer_.data();
+  }
 
   // op(A) for op N (A itself, shared) or T (cusparseCsr2cscEx2: A's CSC arrays are op(A)'s CSR, rows sorted).
   matrix_type apply_mode(SpmvMode mode, const matrix_type& A) {
@@ -137,16 +148,15 @@ class CusparseAdd<Value, Kokkos::Cuda> {
                                                      t_entries.data(), type, CUSPARSE_ACTION_NUMERIC,
                                                      CUSPARSE_INDEX_BASE_ZERO, CUSPARSE_CSR2CSC_ALG1, &bytes),
                        "cusparseCsr2cscEx2_bufferSize");
-    buffer_view buffer(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::cusparse_add::transpose_buffer"),
-                       bytes > 0 ? bytes : 1);
     cuda_detail::check(cusparseCsr2cscEx2(handle_, rows, cols, nnz, A.values.data(), A.graph.row_map.data(),
                                           A.graph.entries.data(), t_values.data(), t_row_map.data(), t_entries.data(),
                                           type, CUSPARSE_ACTION_NUMERIC, CUSPARSE_INDEX_BASE_ZERO,
-                                          CUSPARSE_CSR2CSC_ALG1, buffer.data()),
+                                          CUSPARSE_CSR2CSC_ALG1, work_buffer(bytes)),
                        "cusparseCsr2cscEx2");
     return matrix_type("strata::cusparse_add::transpose", cols, rows, nnz, t_values, t_row_map, t_entries);
   }
 
+  buffer_view buffer_;
   cusparseHandle_t handle_ = nullptr;
   cusparseMatDescr_t descr_ = nullptr;
 };

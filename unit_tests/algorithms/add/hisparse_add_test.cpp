@@ -316,6 +316,65 @@ TEST(HiSparseAddWorkspace, PartsNeverOverlapAndGrowKeepingTheListsInUse) {
   for (std::size_t i = 0; i < control.size(); ++i) EXPECT_EQ(control[i], 800 + i) << "control word " << i;
 }
 
+// A handle's workspace serves addition after addition: prepare() keeps the allocation while it has
+// the room asked for (pairs and levels) and replaces it with one holding both otherwise; the
+// control words' host copy follows the control words.
+TEST(HiSparseAddWorkspace, PrepareKeepsTheAllocationWhileItHasRoom) {
+  using Workspace = hisparse::Impl::AddWorkspace<Device>;
+  Workspace ws;
+  EXPECT_EQ(ws.capacity(), 0u);
+  ws.prepare(100, 2);
+  EXPECT_EQ(ws.capacity(), 100u);
+  EXPECT_EQ(ws.control().extent(0), Workspace::control_words(2));
+  EXPECT_EQ(ws.control_on_host().extent(0), ws.control().extent(0));
+  const auto* control = ws.control().data();
+  const auto* plan = ws.plan(100).data();
+  ws.prepare(40, 1);  // fits: the same allocation
+  EXPECT_EQ(ws.capacity(), 100u);
+  EXPECT_EQ(ws.control().data(), control);
+  EXPECT_EQ(ws.plan(100).data(), plan);
+  ws.prepare(100, 3);  // more levels: a new allocation with the room of both
+  EXPECT_EQ(ws.capacity(), 100u);
+  EXPECT_EQ(ws.control().extent(0), Workspace::control_words(3));
+  EXPECT_EQ(ws.control_on_host().extent(0), ws.control().extent(0));
+  EXPECT_NE(ws.control().data(), control);
+  control = ws.control().data();
+  ws.prepare(300, 1);  // more pairs: a new allocation keeping the three levels' control words
+  EXPECT_EQ(ws.capacity(), 300u);
+  EXPECT_EQ(ws.control().extent(0), Workspace::control_words(3));
+  EXPECT_NE(ws.control().data(), control);
+  const auto first = ws.first_level();
+  EXPECT_EQ(first.size, 1);
+  EXPECT_EQ(ws.next_room().size, 300);
+}
+
+// One handle through additions of every test matrix, first to last then last to first, so that
+// its workspace is reused both larger and smaller than an addition needs, with more levels and
+// fewer: every C is the one a one-shot addition gives, word for word, and matches the reference.
+TYPED_TEST(HiSparseAdd, OneHandleServesAdditionsOfAnySizeAndDepth) {
+  using Value = TypeParam;
+  const Value alpha = value_from<Value>(0.75, 0.0), beta = value_from<Value>(-1.25, 0.0);
+  const auto cases = test::hisparse_cases();
+  AddHandle<ExecSpace, HiSparseMatrix<Value, Device>> handle;
+  for (int pass = 0; pass < 2; ++pass) {
+    for (std::size_t k = 0; k < cases.size(); ++k) {
+      const auto& c = cases[pass == 0 ? k : cases.size() - 1 - k];
+      SCOPED_TRACE(c.name + (pass == 0 ? " (first pass)" : " (second pass)"));
+      const auto a = test::convert_coo<Value>(c.coo);
+      const auto b = transposed(overlapping_partner(a));
+      const auto A = to_hisparse<Device>(a, c.log2_block);
+      const auto B = to_hisparse<Device>(b, c.log2_block);
+      const auto C = add(ExecSpace(), handle, "N", alpha, A, "T", beta, B);
+      const auto one_shot = add(ExecSpace(), "N", alpha, A, "T", beta, B);
+      EXPECT_EQ(C.root(), one_shot.root());
+      EXPECT_EQ(C.nnz(), one_shot.nnz());
+      EXPECT_TRUE(pool_words_on_host(C) == pool_words_on_host(one_shot));
+      test::expect_add_matches_reference(C,
+                                         reference::coo_add(SpmvMode::normal, alpha, a, SpmvMode::transpose, beta, b));
+    }
+  }
+}
+
 TEST(HiSparseAddResults, AreDeterministicAndLeaveTheTermsUnchanged) {
   const auto a = to_coo(gen::rmat({12, 8, 0.57, 0.19, 0.19, 3}));
   const auto p = overlapping_partner(a);
