@@ -9,9 +9,10 @@
 // one scan that places the level's nodes and numbers their children; one read
 // of the level's totals on the host (to size the next level, to check the
 // pool's room, and to size the writing launches: a bin without pairs is not
-// launched); and the writing launches, per bin or one. C's pool is allocated
-// once per addition; the levels' scratch (hisparse_add_workspace.hpp) is the
-// handle's, kept from one addition to the next. Transposing or
+// launched); and the writing launches, per bin or one — a small leaf level's
+// before that read, writing only where the pool has room. C's pool is
+// allocated once per addition; the levels' scratch (hisparse_add_workspace.hpp)
+// is the handle's, kept from one addition to the next. Transposing or
 // conjugating a term costs nothing extra: the traversal reads the term's nodes
 // with swapped local coordinates and conjugated values. The block size of C is
 // A's; a B of another block size is first re-blocked by the conversion (its
@@ -207,6 +208,22 @@ auto AddFormat<ExecSpace, HiSparseMatrix<Value, Device>>::apply(const ExecSpace&
       }
       Kokkos::parallel_scan("strata::add::place_level", Kokkos::RangePolicy<ExecSpace>(space, 0, 2 * n),
                             PlaceAddLevel<Device>{bytes, count, offset, first, used, level, n});
+      const offset_type pool_room = static_cast<offset_type>(storage->words.extent(0)) * 8 - used;
+      const auto write_small_level = [&](const WriteAddNodes<Value, Device>& write_nodes) {
+        light_weight_parallel_for("strata::add::write_nodes",
+                                  team_policy(space, n, block_bin, WriteAddNodes<Value, Device>::scratch_bytes(b)),
+                                  write_nodes);
+      };
+      // The leaves of a small level are written before the host reads the level, which saves every
+      // two-level addition a host wait: the launch writes only where the pool has room for the
+      // level (the terms' bytes hold C but for unions padded beyond their parts), else it is sent
+      // again below, once the pool has grown.
+      const bool written_before_read = leaf && small;
+      if (written_before_read) {
+        WriteAddNodes<Value, Device> write_leaves = writer(AddPairs<Device>{});
+        write_leaves.room = pool_room;
+        write_small_level(write_leaves);
+      }
       // The one read of the level on the host: its bytes, its children and its bins' sizes.
       read_control();
       const offset_type level_byte_count = total(level_bytes);
@@ -217,9 +234,7 @@ auto AddFormat<ExecSpace, HiSparseMatrix<Value, Device>>::apply(const ExecSpace&
       used += level_byte_count;
       WriteAddNodes<Value, Device> write_nodes = writer(leaf ? AddPairs<Device>{} : workspace.next_level(children));
       if (small) {
-        light_weight_parallel_for("strata::add::write_nodes",
-                                  team_policy(space, n, block_bin, WriteAddNodes<Value, Device>::scratch_bytes(b)),
-                                  write_nodes);
+        if (!written_before_read || level_byte_count > pool_room) write_small_level(write_nodes);
       } else {
         // The bins' sizes came with the level's totals: an empty bin is not launched, the others
         // start one team per pair (up to the bin's cap).

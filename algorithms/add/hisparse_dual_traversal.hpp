@@ -391,11 +391,17 @@ struct WriteAddNodes {
   TeamPairList<Device> bin;                 // the level's totals; a team launch's pairs, a team at a time
   int log2_block;
   bool leaf;
+  // The pool's bytes from the level's first node on. A launch the host sends before it has read
+  // the level's size writes nothing where the level needs more (the host then grows the pool
+  // and sends it again); the others come after the host made room (no limit).
+  offset_type room = ~offset_type(0);
 
   static std::size_t scratch_bytes(int log2_block) { return 3 * AddTeam<Device>::map_bytes(log2_block); }
 
+  KOKKOS_INLINE_FUNCTION bool level_fits() const { return bin.level(level_bytes) <= room; }
+
   KOKKOS_INLINE_FUNCTION void operator()(const index_type i) const {
-    if (pair_bin(A, pairs.a(i), B, pairs.b(i)) != PairBin::short_pair) return;
+    if (!level_fits() || pair_bin(A, pairs.a(i), B, pairs.b(i)) != PairBin::short_pair) return;
     SortedPositions pa, pb;
     load_sorted_positions(A, pairs.a(i), log2_block, pa);
     load_sorted_positions(B, pairs.b(i), log2_block, pb);
@@ -431,6 +437,8 @@ struct WriteAddNodes {
     const int words = position_words(log2_block);
     scratch_words in_a(team.team_scratch(0), words), in_b(team.team_scratch(0), words);
     scratch_words before(team.team_scratch(0), words);  // positions of the union in earlier words
+    // The whole team returns or none: every thread reads the same word.
+    if (!level_fits()) return;
     const offset_type size = bin.size();
     for (offset_type k = team.league_rank(); k < size; k += team.league_size()) {
       write(team, bin[k], in_a, in_b, before);
