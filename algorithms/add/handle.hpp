@@ -7,7 +7,9 @@
 // synchronises the device) cost more than the whole addition of a small
 // matrix (docs/PERFORMANCE.md). Unlike an SpmvHandle, an AddHandle is not tied
 // to its matrices: any terms of the Matrix type may be added with it, one
-// addition at a time.
+// addition at a time. Like an SpmvHandle it moves but does not copy: a copy
+// would share the scratch, and two additions through two copies at once would
+// write the same words.
 #include <strata/algorithms/add/add_format.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -24,6 +26,12 @@ class AddHandle {
 
  public:
   using state_type = typename Impl::AddFormat<ExecSpace, Matrix>::State;
+
+  AddHandle() = default;
+  AddHandle(const AddHandle&) = delete;
+  AddHandle& operator=(const AddHandle&) = delete;
+  AddHandle(AddHandle&&) noexcept = default;
+  AddHandle& operator=(AddHandle&&) noexcept = default;
 
   // The format's state, for Impl::AddFormat::apply.
   state_type& state() { return state_; }

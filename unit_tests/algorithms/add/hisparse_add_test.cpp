@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -347,6 +348,12 @@ TEST(HiSparseAddWorkspace, PrepareKeepsTheAllocationWhileItHasRoom) {
   EXPECT_EQ(first.size, 1);
   EXPECT_EQ(ws.next_room().size, 300);
 }
+
+// A copy would share the scratch; a handle moves instead.
+static_assert(!std::is_copy_constructible_v<AddHandle<ExecSpace, HiSparseMatrix<double, Device>>> &&
+                  !std::is_copy_assignable_v<AddHandle<ExecSpace, HiSparseMatrix<double, Device>>> &&
+                  std::is_nothrow_move_constructible_v<AddHandle<ExecSpace, HiSparseMatrix<double, Device>>>,
+              "strata::AddHandle moves and does not copy");
 
 // One handle through additions of every test matrix, first to last then last to first, so that
 // its workspace is reused both larger and smaller than an addition needs, with more levels and
