@@ -1,11 +1,13 @@
 #include "command_line.hpp"
 #include "commands.hpp"
 
+#include <strata/core/column_index_compression.hpp>
 #include <strata/core/generators.hpp>
 #include <strata/core/matrix_source.hpp>
 #include <strata/core/matrix_statistics.hpp>
 #include <strata/formats/hisparse/hisparse_statistics.hpp>
 
+#include <cstdint>
 #include <cstdio>
 #include <iostream>
 
@@ -44,6 +46,8 @@ int info_command(const std::vector<std::string>& args) {
   const double irregularity = s.row_length_cv();
   const auto hisparse_stats =
       m.is_complex ? hisparse::compute_hisparse_statistics(m.complex) : hisparse::compute_hisparse_statistics(m.real);
+  const ColumnIndexBytes columns = m.is_complex ? column_index_bytes(m.complex) : column_index_bytes(m.real);
+  const auto per_entry = [&](std::uint64_t bytes) { return ColumnIndexBytes::per_entry(bytes, columns.nnz); };
 
   if (json) {
     std::cout << "{\"matrix\":" << json_string(m.name) << ",\"source\":" << json_string(source)
@@ -63,7 +67,13 @@ int info_command(const std::vector<std::string>& args) {
       std::cout << (i ? "," : "") << "\"" << footprints[i].format << "\":{\"float\":"
                 << footprints[i].bytes_per_nnz_float << ",\"double\":" << footprints[i].bytes_per_nnz_double << "}";
     }
-    std::cout << "},\"hisparse\":" << hisparse::hisparse_statistics_json(hisparse_stats) << "}\n";
+    std::cout << "},\"column_index_bytes_per_nnz\":{\"csr\":" << per_entry(columns.csr)
+              << ",\"row_steps16\":" << per_entry(columns.row_steps16)
+              << ",\"tile_offsets16\":" << per_entry(columns.tile_offsets16)
+              << ",\"rows_with_entries\":" << columns.rows_with_entries
+              << ",\"rows_in_steps\":" << columns.rows_in_steps << ",\"tiles\":" << columns.tiles
+              << ",\"tiles_in_offsets\":" << columns.tiles_in_offsets
+              << "},\"hisparse\":" << hisparse::hisparse_statistics_json(hisparse_stats) << "}\n";
     return 0;
   }
 
@@ -84,6 +94,13 @@ int info_command(const std::vector<std::string>& args) {
   for (const auto& f : footprints) {
     std::printf("  %-8s %8.3f %8.3f\n", f.format, f.bytes_per_nnz_float, f.bytes_per_nnz_double);
   }
+  const auto share = [](index_type part, index_type all) { return all > 0 ? 100.0 * part / all : 100.0; };
+  std::printf(
+      "column indices, bytes per nonzero (csr %.3f): 16-bit steps within rows %.3f (%.1f%% of rows), "
+      "16-bit offsets in %lld-entry tiles %.3f (%.1f%% of tiles)\n",
+      per_entry(columns.csr), per_entry(columns.row_steps16), share(columns.rows_in_steps, columns.rows_with_entries),
+      static_cast<long long>(column_tile_entries), per_entry(columns.tile_offsets16),
+      share(columns.tiles_in_offsets, columns.tiles));
   for (const auto& f : footprints) {
     if (std::string(f.format) == "csr") {
       hisparse::print_hisparse_statistics(hisparse_stats, f.bytes_per_nnz_float, f.bytes_per_nnz_double);

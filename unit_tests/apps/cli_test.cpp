@@ -159,6 +159,13 @@ TEST_F(StrataCommand, InfoOnAFileAndAGenerator) {
   EXPECT_EQ(json.exit_code, 0) << json;
   EXPECT_EQ(json.out.rfind("{\"matrix\":\"gen:poisson2d:4\"", 0), 0u) << json;
   EXPECT_TRUE(contains(json.out, "\"rows\":16,\"cols\":16,\"nnz\":64")) << json;
+  // The column-index model: 16 rows of steps (16 x 4 bytes + 48 x 2), 2 tiles of 32 offsets (2 x (4 + 64)).
+  EXPECT_TRUE(contains(json.out,
+                       "\"column_index_bytes_per_nnz\":{\"csr\":4,\"row_steps16\":2.5,"
+                       "\"tile_offsets16\":2.125,\"rows_with_entries\":16,\"rows_in_steps\":16,"
+                       "\"tiles\":2,\"tiles_in_offsets\":2}"))
+      << json;
+  EXPECT_TRUE(contains(text.out, "column indices, bytes per nonzero (csr 4.000): 16-bit steps within rows ")) << text;
 }
 
 TEST_F(StrataCommand, SpmvRunsInEveryDocumentedForm) {
