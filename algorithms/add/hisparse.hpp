@@ -166,10 +166,15 @@ auto AddFormat<ExecSpace, HiSparseMatrix<Value, Device>>::apply(const ExecSpace&
       const TeamPairList<Device> pair_list{team_pairs, level, false, small ? static_cast<offset_type>(n) : 0};
       const AddTeamBin& block_bin = add_team_bins[1];
       PlanAddNodes<Value, Device> plan_nodes{ta, tb, pairs.a, pairs.b, count, type, bytes, pair_list, b, leaf};
-      // The writing functor, once the pool has room for the level and the next level's lists exist.
+      // The writing functor, for the pool as it is and the next level's lists. It carries the
+      // pool's room from the level's first node (at `level_start`) and writes nothing where the
+      // level needs more, so a launch may go out before the host has read the level's size.
+      const offset_type level_start = used;
+      const auto pool_room = [&]() { return static_cast<offset_type>(storage->words.extent(0)) * 8 - level_start; };
       const auto writer = [&](const AddPairs<Device>& next) {
-        return WriteAddNodes<Value, Device>{
-            ta, tb, pairs, count, first, type, offset, next, storage->words, workspace.root_cell(), pair_list, b, leaf};
+        return WriteAddNodes<Value, Device>{ta,        tb,     pairs, count,          first,
+                                            type,      offset, next,  storage->words, workspace.root_cell(),
+                                            pair_list, b,      leaf,  pool_room()};
       };
       if (l == 0) {
         // The roots' pair: planned, placed at `used` and written in one launch, with the control
@@ -208,22 +213,18 @@ auto AddFormat<ExecSpace, HiSparseMatrix<Value, Device>>::apply(const ExecSpace&
       }
       Kokkos::parallel_scan("strata::add::place_level", Kokkos::RangePolicy<ExecSpace>(space, 0, 2 * n),
                             PlaceAddLevel<Device>{bytes, count, offset, first, used, level, n});
-      const offset_type pool_room = static_cast<offset_type>(storage->words.extent(0)) * 8 - used;
       const auto write_small_level = [&](const WriteAddNodes<Value, Device>& write_nodes) {
         light_weight_parallel_for("strata::add::write_nodes",
                                   team_policy(space, n, block_bin, WriteAddNodes<Value, Device>::scratch_bytes(b)),
                                   write_nodes);
       };
       // The leaves of a small level are written before the host reads the level, which saves every
-      // two-level addition a host wait: the launch writes only where the pool has room for the
-      // level (the terms' bytes hold C but for unions padded beyond their parts), else it is sent
-      // again below, once the pool has grown.
+      // two-level addition a host wait. Where the pool lacks room for them (the terms' bytes hold C
+      // but for unions padded beyond their parts) that launch writes nothing and goes again below,
+      // once the pool has grown.
       const bool written_before_read = leaf && small;
-      if (written_before_read) {
-        WriteAddNodes<Value, Device> write_leaves = writer(AddPairs<Device>{});
-        write_leaves.room = pool_room;
-        write_small_level(write_leaves);
-      }
+      const offset_type room_before_read = pool_room();
+      if (written_before_read) write_small_level(writer(AddPairs<Device>{}));
       // The one read of the level on the host: its bytes, its children and its bins' sizes.
       read_control();
       const offset_type level_byte_count = total(level_bytes);
@@ -234,7 +235,7 @@ auto AddFormat<ExecSpace, HiSparseMatrix<Value, Device>>::apply(const ExecSpace&
       used += level_byte_count;
       WriteAddNodes<Value, Device> write_nodes = writer(leaf ? AddPairs<Device>{} : workspace.next_level(children));
       if (small) {
-        if (!written_before_read || level_byte_count > pool_room) write_small_level(write_nodes);
+        if (!written_before_read || level_byte_count > room_before_read) write_small_level(write_nodes);
       } else {
         // The bins' sizes came with the level's totals: an empty bin is not launched, the others
         // start one team per pair (up to the bin's cap).

@@ -391,10 +391,10 @@ struct WriteAddNodes {
   TeamPairList<Device> bin;                 // the level's totals; a team launch's pairs, a team at a time
   int log2_block;
   bool leaf;
-  // The pool's bytes from the level's first node on. A launch the host sends before it has read
-  // the level's size writes nothing where the level needs more (the host then grows the pool
-  // and sends it again); the others come after the host made room (no limit).
-  offset_type room = ~offset_type(0);
+  // The pool's bytes from the level's first node on: a launch writes nothing where the level
+  // needs more. Only one the host sends before it has read the level's size can meet that (the
+  // host then grows the pool and sends it again).
+  offset_type room;
 
   static std::size_t scratch_bytes(int log2_block) { return 3 * AddTeam<Device>::map_bytes(log2_block); }
 

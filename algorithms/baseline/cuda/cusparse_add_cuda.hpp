@@ -7,6 +7,7 @@
 #include <cuComplex.h>
 #include <cusparse.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -118,9 +119,9 @@ class CusparseAdd<Value, Kokkos::Cuda> {
   // scratch. The calls that use it run in order on the handle's stream; growing releases the
   // old buffer, which synchronises the device first.
   char* work_buffer(std::size_t bytes) {
-    if (buffer_.extent(0) < bytes || buffer_.extent(0) == 0) {
-      buffer_ = buffer_view(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::cusparse_add::buffer"),
-                            bytes > 0 ? bytes : 1);
+    const std::size_t needed = std::max<std::size_t>(bytes, 1);  // a valid pointer even for 0 bytes
+    if (buffer_.extent(0) < needed) {
+      buffer_ = buffer_view(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::cusparse_add::buffer"), needed);
     }
     return buffer_.data();
   }
