@@ -40,8 +40,19 @@ class CsrRebuild {
     STRATA_REQUIRE(rows.extent(0) == cols.extent(0) && rows.extent(0) == values.extent(0),
                    "CsrRebuild::insert: rows, cols and values differ in length");
     if (rows.extent(0) == 0 || A_.numRows() == 0) return;
-    const auto g = Impl::group_batch_by_row<device_type>(A_.numRows(), A_.numCols(), rows, cols, "CsrRebuild::insert");
     const int n = static_cast<int>(rows.extent(0));
+    // The grouping's scratch is kept across batches, as DCSR keeps it: the baseline pays
+    // what re-forming CSR costs, not allocations DCSR avoids.
+    workspace_.prepare(A_.numRows(), n);
+    const auto g = Impl::group_batch_by_row<device_type>(workspace_, A_.numRows(), A_.numCols(), rows, cols);
+    const auto& control = workspace_.read_control();
+    if (control(Impl::dcsr_first_bad_entry) < static_cast<Impl::dcsr_word>(n)) {
+      Impl::throw_batch_entry_outside(A_.numRows(), A_.numCols(), rows, cols,
+                                      static_cast<long long>(control(Impl::dcsr_first_bad_entry)),
+                                      "CsrRebuild::insert");
+    }
+    workspace_.reset_control();
+    workspace_.invariant_holds = true;
     typename matrix_type::values_type::non_const_type b_values(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::csr_rebuild::batch_values"), n);
     const auto source = g.source;
@@ -65,6 +76,7 @@ class CsrRebuild {
 
  private:
   matrix_type A_;
+  Impl::DcsrBatchWorkspace<device_type> workspace_;
 };
 
 }  // namespace strata::baseline

@@ -2,17 +2,18 @@
 // strata::spmv on DcsrMatrix, fragmented or not.
 // row_vectors: one vector of lanes per row, the lane count from the mean row
 // length at analysis. binned_rows (ADCSR): rows binned by length (1, 2-3, 4-8,
-// 9-16, ...), one kernel per bin with lanes matched to it, bins launched on
-// separate execution space instances so that they may overlap. Both read the
-// row lengths at product time, so results stay right after insertions; call
-// SpmvHandle::reanalyze to refit lanes and bins. Rank-2 x/y: every row
-// multiplies all columns in one launch. T and H scatter into y with atomics.
+// 9-16, ...) and multiplied in one launch: every warp takes one work item of
+// one bin, 32 / lanes rows with the bin's lanes each (DcsrBinnedProduct). Both
+// read the row lengths at product time, so results stay right after
+// insertions; call SpmvHandle::reanalyze to refit lanes and bins. Rank-2 x/y:
+// every row multiplies all columns in one launch. T and H scatter into y with atomics.
 // Kernels are named functors, not extended lambdas: see docs/BACKENDS.md, "Extended lambdas".
 #include <strata/algorithms/spmv/handle.hpp>
 #include <strata/algorithms/spmv/vectors.hpp>
 #include <strata/core/atomic_add.hpp>
 #include <strata/core/kokkos_compat.hpp>
 #include <strata/core/light_weight_launch.hpp>
+#include <strata/core/runs_on_host.hpp>
 #include <strata/formats/dcsr/dcsr_matrix.hpp>
 #include <strata/formats/dcsr/dcsr_rows.hpp>
 
@@ -22,7 +23,7 @@
 namespace strata::Impl {
 
 // Thread per row, ThreadVectorRange over each segment's live entries, every
-// column of x in turn. With a row list the thread's row is taken from it (one ADCSR bin).
+// column of x in turn.
 template <class Value, class Device, class XView, class YView>
 struct DcsrRowProduct {
   using member_type = typename Kokkos::TeamPolicy<typename Device::execution_space>::member_type;
@@ -30,15 +31,12 @@ struct DcsrRowProduct {
   XView x;
   YView y;
   Value alpha, beta;
-  Kokkos::View<const int*, Device> row_list;  // empty: rows in index order
-  int first = 0;
   int count = 0;
   bool conjugate = false;
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& member) const {
-    const int i = member.league_rank() * member.team_size() + member.team_rank();
-    if (i >= count) return;
-    const int r = row_list.extent(0) > 0 ? row_list(first + i) : first + i;
+    const int r = member.league_rank() * member.team_size() + member.team_rank();
+    if (r >= count) return;
     const std::size_t columns = YView::rank == 1 ? 1 : y.extent(YView::rank - 1);
     for (std::size_t j = 0; j < columns; ++j) {
       int remaining = A.row_sizes(r);
@@ -66,13 +64,139 @@ struct DcsrRowProduct {
 };
 
 template <class ExecSpace, class Value, class Device, class XView, class YView>
-void launch_dcsr_rows(const ExecSpace& space, const DcsrView<Value, Device>& A, Value alpha, const XView& x,
-                      Value beta, const YView& y, const Kokkos::View<const int*, Device>& row_list, int first,
-                      int count, int lanes, bool conjugate) {
-  if (count == 0) return;
-  const auto teams = row_teams(space, count, lanes);
-  DcsrRowProduct<Value, Device, XView, YView> f{A, x, y, alpha, beta, row_list, first, count, conjugate};
+void launch_dcsr_rows(const ExecSpace& space, const DcsrView<Value, Device>& A, Value alpha, const XView& x, Value beta,
+                      const YView& y, int lanes, bool conjugate) {
+  if (A.num_rows == 0) return;
+  const auto teams = row_teams(space, A.num_rows, lanes);
+  DcsrRowProduct<Value, Device, XView, YView> f{A, x, y, alpha, beta, A.num_rows, conjugate};
   light_weight_parallel_for("strata::dcsr::spmv", teams.policy(), f);
+}
+
+// ADCSR's work items: bin after bin, each item 32 / lanes rows of one bin (one
+// row for bins of a warp). Built on the host at analysis from the bins' counts,
+// passed to the kernel by value.
+struct DcsrBinItems {
+  int used = 0;                                    // bins with rows
+  int lanes[dcsr_length_bin_count] = {};           // per used bin
+  int first_item[dcsr_length_bin_count + 1] = {};  // prefix of items over used bins
+  int first_row[dcsr_length_bin_count + 1] = {};   // prefix of rows (positions in the row list)
+
+  KOKKOS_INLINE_FUNCTION int items() const { return first_item[used]; }
+};
+
+inline DcsrBinItems dcsr_bin_items(const std::vector<index_type>& bin_offsets) {
+  DcsrBinItems t;
+  for (int b = 0; b < dcsr_length_bin_count; ++b) {
+    const int count = static_cast<int>(bin_offsets[b + 1] - bin_offsets[b]);
+    if (count == 0) continue;
+    const int lanes = dcsr_bin_lanes(b);
+    const int rows_per_item = 32 / lanes;
+    t.lanes[t.used] = lanes;
+    t.first_row[t.used + 1] = t.first_row[t.used] + count;
+    t.first_item[t.used + 1] = t.first_item[t.used] + (count + rows_per_item - 1) / rows_per_item;
+    ++t.used;
+  }
+  return t;
+}
+
+// One launch for every bin. A team thread is a warp (32 vector lanes; host
+// backends run the 32 lanes in turn) and takes one item: with L lanes per row,
+// lane l works on row l / L of the item and entries l % L, l % L + L, ... of it,
+// the partial sums meet in team scratch, and lane g adds the L partials of row
+// g. Items of a warp's bin (L = 32, one row) reduce across the lanes instead.
+// The two barriers per column are reached by every thread of the team, whatever
+// bin its item is in.
+template <class Value, class Device, class XView, class YView>
+struct DcsrBinnedProduct {
+  using execution_space = typename Device::execution_space;
+  using member_type = typename Kokkos::TeamPolicy<execution_space>::member_type;
+  using scratch_view =
+      Kokkos::View<Value*, typename execution_space::scratch_memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  static constexpr int warp = 32;
+  DcsrView<Value, Device> A;
+  Kokkos::View<const int*, Device> rows;  // the row list, bin after bin
+  DcsrBinItems items;
+  XView x;
+  YView y;
+  Value alpha, beta;
+  bool conjugate = false;
+
+  static std::size_t scratch_bytes(int team_size) { return scratch_view::shmem_size(team_size * warp); }
+
+  // Row r's entries t, t + stride, ... times column j of x.
+  KOKKOS_INLINE_FUNCTION Value row_part(const int r, const int t, const int stride, const std::size_t j) const {
+    Value sum = Value(0);
+    int remaining = A.row_sizes(r);
+    for (int s = 0; s < A.max_segments && remaining > 0; ++s) {
+      const int begin = A.segment_begin(r, s);
+      const int capacity = A.segment_end(r, s) - begin;
+      const int length = capacity < remaining ? capacity : remaining;
+      for (int p = t; p < length; p += stride) {
+        sum += conjugate_if(A.values(begin + p), conjugate) * vector_at(x, A.cols(begin + p), j);
+      }
+      remaining -= length;
+    }
+    return sum;
+  }
+
+  KOKKOS_INLINE_FUNCTION void store(const int r, const std::size_t j, const Value& sum) const {
+    Value& out = vector_at(y, r, j);
+    out = beta == Value(0) ? alpha * sum : alpha * sum + beta * out;
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type& member) const {
+    const int item = member.league_rank() * member.team_size() + member.team_rank();
+    const bool live = item < items.items();
+    int slot = 0;
+    while (live && slot + 1 < items.used && item >= items.first_item[slot + 1]) ++slot;
+    const int lanes = live ? items.lanes[slot] : 1;
+    const int rows_per_item = warp / lanes;
+    const int first = live ? items.first_row[slot] + (item - items.first_item[slot]) * rows_per_item : 0;
+    const int end = live ? items.first_row[slot + 1] : 0;
+    const scratch_view partial(member.team_scratch(0), member.team_size() * warp);
+    Value* mine = partial.data() + member.team_rank() * warp;
+    const std::size_t columns = YView::rank == 1 ? 1 : y.extent(YView::rank - 1);
+    for (std::size_t j = 0; j < columns; ++j) {
+      if (live && lanes == warp) {
+        const int r = rows(first);
+        Value sum = Value(0);
+        Kokkos::parallel_reduce(
+            Kokkos::ThreadVectorRange(member, warp), [&](const int t, Value& acc) { acc += row_part(r, t, warp, j); },
+            sum);
+        Kokkos::single(Kokkos::PerThread(member), [&]() { store(r, j, sum); });
+      } else if (live) {
+        Kokkos::parallel_for(Kokkos::ThreadVectorRange(member, warp), [&](const int lane) {
+          const int position = first + lane / lanes;
+          mine[lane] = position < end ? row_part(rows(position), lane % lanes, lanes, j) : Value(0);
+        });
+      }
+      member.team_barrier();
+      if (live && lanes < warp) {
+        Kokkos::parallel_for(Kokkos::ThreadVectorRange(member, rows_per_item), [&](const int g) {
+          const int position = first + g;
+          if (position >= end) return;
+          Value sum = Value(0);
+          for (int t = 0; t < lanes; ++t) sum += mine[g * lanes + t];
+          store(rows(position), j, sum);
+        });
+      }
+      member.team_barrier();
+    }
+  }
+};
+
+template <class ExecSpace, class Value, class Device, class XView, class YView>
+void launch_dcsr_binned(const ExecSpace& space, const DcsrView<Value, Device>& A,
+                        const Kokkos::View<const int*, Device>& rows, const DcsrBinItems& items, Value alpha,
+                        const XView& x, Value beta, const YView& y, bool conjugate) {
+  if (items.items() == 0) return;
+  using Functor = DcsrBinnedProduct<Value, Device, XView, YView>;
+  constexpr bool host = runs_on_host<ExecSpace>;
+  const int team_size = host ? 1 : 4;  // warps per team on devices
+  const int league = (items.items() + team_size - 1) / team_size;
+  const auto policy = Kokkos::TeamPolicy<ExecSpace>(space, league, team_size, host ? 1 : Functor::warp)
+                          .set_scratch_size(0, Kokkos::PerTeam(Functor::scratch_bytes(team_size)));
+  light_weight_parallel_for("strata::dcsr::spmv_binned", policy, Functor{A, rows, items, x, y, alpha, beta, conjugate});
 }
 
 // y := alpha * op(A)^T-style scatter: every live entry (r, c) adds to y(c).
@@ -135,9 +259,8 @@ struct SpmvFormat<ExecSpace, DcsrMatrix<Value, Device>> {
   struct State {
     bool binned = false;
     int lanes = 1;                        // row_vectors
-    Kokkos::View<int*, Device> bin_rows;  // binned_rows: rows listed bin after bin
-    std::vector<index_type> bin_offsets;
-    std::vector<ExecSpace> instances;
+    DcsrRowBins<Device> bins;             // binned_rows: rows listed bin after bin
+    DcsrBinItems items;                   // binned_rows: the work items over the bins
   };
 
   static void analyze(const ExecSpace& space, const SpmvSettings& s, const matrix_type& A, State& state) {
@@ -146,15 +269,9 @@ struct SpmvFormat<ExecSpace, DcsrMatrix<Value, Device>> {
       state.lanes = row_lanes(s.lanes, A.nnz(), A.num_rows());
       return;
     }
-    // Binned on the caller's instance, then fenced: the bin kernels run on other instances,
-    // and a later product may come on another instance than this analysis.
-    auto bins = dcsr_bin_rows(space, A.view().row_sizes);
-    space.fence();
-    state.bin_rows = bins.rows;
-    state.bin_offsets = bins.offsets;
-    int used = 0;
-    for (int b = 0; b < dcsr_length_bin_count; ++b) used += state.bin_offsets[b + 1] > state.bin_offsets[b] ? 1 : 0;
-    state.instances = compat::execution_space_instances<ExecSpace>(used > 0 ? used : 1);
+    // Binned on the caller's instance, in order with its work: the products come after it there.
+    dcsr_bin_rows(space, A.view().row_sizes, state.bins);
+    state.items = dcsr_bin_items(state.bins.offsets);
   }
 
   template <class XView, class YView>
@@ -166,32 +283,21 @@ struct SpmvFormat<ExecSpace, DcsrMatrix<Value, Device>> {
       if (!(alpha == Value(0))) dcsr_scatter_transposed(space, A.view(), alpha, x, y, conjugate);
       return;
     }
-    STRATA_REQUIRE(!state.binned || static_cast<index_type>(state.bin_rows.extent(0)) == A.num_rows(),
-                   "strata::spmv (DCSR binned_rows): binned for " + std::to_string(state.bin_rows.extent(0)) +
+    STRATA_REQUIRE(!state.binned || static_cast<index_type>(state.bins.rows.extent(0)) == A.num_rows(),
+                   "strata::spmv (DCSR binned_rows): binned for " + std::to_string(state.bins.rows.extent(0)) +
                        " rows, the matrix has " + std::to_string(A.num_rows()));
-    const Kokkos::View<const int*, Device> no_list;
     if (!state.binned) {
-      launch_dcsr_rows(space, A.view(), alpha, x, beta, y, no_list, 0, A.num_rows(), state.lanes, conjugate);
+      launch_dcsr_rows(space, A.view(), alpha, x, beta, y, state.lanes, conjugate);
       return;
     }
-    // x and y come from work on `space`; the bins run on other instances.
-    space.fence();
-    std::size_t next = 0;
-    for (int b = 0; b < dcsr_length_bin_count; ++b) {
-      const int count = static_cast<int>(state.bin_offsets[b + 1] - state.bin_offsets[b]);
-      if (count == 0) continue;
-      launch_dcsr_rows(state.instances[next++], A.view(), alpha, x, beta, y,
-                       Kokkos::View<const int*, Device>(state.bin_rows), static_cast<int>(state.bin_offsets[b]),
-                       count, dcsr_bin_lanes(b), conjugate);
-    }
-    for (std::size_t i = 0; i < next; ++i) state.instances[i].fence();
+    launch_dcsr_binned(space, A.view(), Kokkos::View<const int*, Device>(state.bins.rows), state.items, alpha, x, beta,
+                       y, conjugate);
   }
 
   static std::string describe(const SpmvSettings&, const State& state) {
     if (!state.binned) return "row_vectors(lanes=" + std::to_string(state.lanes) + ")";
-    int used = 0;
-    for (int b = 0; b < dcsr_length_bin_count; ++b) used += state.bin_offsets[b + 1] > state.bin_offsets[b] ? 1 : 0;
-    return "binned_rows(" + std::to_string(used) + " bins)";
+    return "binned_rows(" + std::to_string(state.items.used) + " bins, " + std::to_string(state.items.items()) +
+           " items, one launch)";
   }
 };
 

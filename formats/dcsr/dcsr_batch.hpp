@@ -1,15 +1,127 @@
 #pragma once
 // A batch of (row, col, value) entries on the device, checked against the
-// matrix bounds and grouped by row (a counting sort: histogram, prefix sum,
-// scatter), as DCSR insertion and the update baselines consume it.
+// matrix bounds and grouped by row (a counting sort: count, prefix sum,
+// scatter), as DCSR insertion and the CSR-rebuild baseline consume it.
+//
+// The grouping runs in scratch kept from one batch to the next
+// (DcsrBatchWorkspace) and sends nothing back to the host: the entry found
+// outside the matrix and the number of touched rows land in control words
+// that the caller reads once, with whatever else it needs from the device.
+// A batch of a small matrix used to cost a dozen allocations and four host
+// waits, most of an update step (docs/PERFORMANCE.md, Dynamic CSR).
 // Kernels are named functors, not extended lambdas: see docs/BACKENDS.md, "Extended lambdas".
 #include <strata/core/error.hpp>
 
 #include <Kokkos_Core.hpp>
 
+#include <climits>
 #include <string>
 
 namespace strata::Impl {
+
+// The words a grouping and an insertion plan leave for the host, read in one copy. 32-bit:
+// thousands of rows add to the same word, and with Kokkos 4.6's CUDA atomics a 64-bit addition
+// to one address is serialised (2160 of them took 1.1 ms on an H100, 32000 took 103 ms; 32-bit:
+// 10-12 us; docs/PERFORMANCE.md, Dynamic CSR). The requested slots may pass 2^32 in a huge batch:
+// they carry into a second word.
+using dcsr_word = unsigned int;
+enum DcsrControlWord : int {
+  dcsr_first_bad_entry = 0,  // least batch index outside the matrix; UINT_MAX when none
+  dcsr_active_rows,          // rows the batch touches (counted as they are listed)
+  dcsr_total_request,        // pool slots the new segments ask for, low 32 bits
+  dcsr_total_request_high,   // ... and the carries out of them
+  dcsr_blocked_rows,         // touched rows whose segments are all in use
+  dcsr_allocated,            // the pool's bump pointer when the plan ran
+  dcsr_fresh_entries,        // entries the batch adds (the rest sum into existing ones)
+  dcsr_control_words
+};
+
+// Adds to the two-word count of requested slots without losing a carry.
+KOKKOS_INLINE_FUNCTION void dcsr_add_request(dcsr_word* words, dcsr_word slots) {
+  const dcsr_word before = Kokkos::atomic_fetch_add(&words[dcsr_total_request], slots);
+  if (before > ~dcsr_word{0} - slots) Kokkos::atomic_add(&words[dcsr_total_request_high], dcsr_word{1});
+}
+
+// Sets the accumulated control words to their state between batches; with
+// keep_active_rows, the touched rows' count stays (a plan run again for them).
+template <class Device>
+struct DcsrResetControl {
+  Kokkos::View<dcsr_word*, Device> control;
+  bool keep_active_rows;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int) const {
+    control(dcsr_first_bad_entry) = UINT_MAX;
+    if (!keep_active_rows) control(dcsr_active_rows) = 0;
+    control(dcsr_total_request) = 0;
+    control(dcsr_total_request_high) = 0;
+    control(dcsr_blocked_rows) = 0;
+    control(dcsr_fresh_entries) = 0;
+  }
+};
+
+// Scratch for grouping batches of one matrix, grown when a batch or the matrix
+// needs more and otherwise reused. Invariant between batches: counts are zero,
+// and so are the accumulated control words (first_bad_entry: UINT_MAX).
+template <class Device>
+struct DcsrBatchWorkspace {
+  using ExecSpace = typename Device::execution_space;
+  Kokkos::View<int*, Device> counts;       // per row; zero between batches
+  Kokkos::View<int*, Device> offsets;      // num_rows + 1
+  Kokkos::View<int*, Device> active_rows;  // num_rows
+  Kokkos::View<int*, Device> cols;         // batch capacity: columns grouped by row
+  Kokkos::View<int*, Device> source;       // batch capacity: batch index of each grouped entry
+  Kokkos::View<int*, Device> match;        // batch capacity: pool index a grouped entry sums into, or -1
+  Kokkos::View<int*, Device> new_count;    // per touched row
+  Kokkos::View<int*, Device> request;      // per touched row: slots of its new segment, 0 if none
+  Kokkos::View<dcsr_word*, Device> control;
+  typename Kokkos::View<dcsr_word*, Device>::HostMirror control_host;
+  bool invariant_holds = false;  // false until set up, and after a batch that stopped half way
+
+  // Room for a batch of `entries` entries into `rows` rows.
+  void prepare(int rows, int entries) {
+    if (static_cast<int>(counts.extent(0)) != rows) {
+      counts = Kokkos::View<int*, Device>("strata::dcsr::batch_counts", rows);
+      offsets =
+          Kokkos::View<int*, Device>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::dcsr::batch_offsets"),
+                                     static_cast<std::size_t>(rows) + 1);
+      active_rows = Kokkos::View<int*, Device>(
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::dcsr::active_rows"), rows);
+      invariant_holds = false;
+    }
+    if (static_cast<int>(cols.extent(0)) < entries) {
+      const auto alloc = [](const std::string& label, int n) {
+        return Kokkos::View<int*, Device>(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), n);
+      };
+      cols = alloc("strata::dcsr::batch_cols", entries);
+      source = alloc("strata::dcsr::batch_source", entries);
+      match = alloc("strata::dcsr::batch_match", entries);
+      new_count = alloc("strata::dcsr::new_count", entries);
+      request = alloc("strata::dcsr::request", entries);
+    }
+    if (control.extent(0) == 0) {
+      control = Kokkos::View<dcsr_word*, Device>("strata::dcsr::control", dcsr_control_words);
+      control_host = Kokkos::create_mirror_view(control);
+      invariant_holds = false;
+    }
+    if (!invariant_holds) {
+      Kokkos::deep_copy(counts, 0);
+      reset_control();
+    }
+    invariant_holds = false;  // until the batch completes
+  }
+
+  // The accumulated words back to their state between batches, queued on the device.
+  void reset_control(bool keep_active_rows = false) {
+    Kokkos::parallel_for("strata::dcsr::reset_control", Kokkos::RangePolicy<ExecSpace>(0, 1),
+                         DcsrResetControl<Device>{control, keep_active_rows});
+  }
+
+  // The one host wait of a batch: every control word, after the work queued before it.
+  const typename Kokkos::View<dcsr_word*, Device>::HostMirror& read_control() {
+    Kokkos::deep_copy(control_host, control);
+    return control_host;
+  }
+};
 
 template <class Device>
 struct DcsrBatchByRow {
@@ -17,8 +129,16 @@ struct DcsrBatchByRow {
   Kokkos::View<int*, Device> cols;         // batch columns grouped by row
   Kokkos::View<int*, Device> source;       // batch index of each grouped entry
   Kokkos::View<int*, Device> active_rows;  // rows with at least one batch entry
-  int num_active = 0;
+  Kokkos::View<dcsr_word*, Device> control;
+  int num_active = 0;    // known on the host once the control words are read
+  int active_bound = 0;  // what num_active cannot exceed: launches before the read use it
 };
+
+template <class RowView, class ColView>
+KOKKOS_INLINE_FUNCTION bool dcsr_batch_entry_inside(const RowView& rows, const ColView& cols, int i, int num_rows,
+                                                    int num_cols) {
+  return rows(i) >= 0 && rows(i) < num_rows && cols(i) >= 0 && cols(i) < num_cols;
+}
 
 template <class RowView, class ColView>
 struct DcsrBatchFirstOutOfRange {
@@ -28,12 +148,23 @@ struct DcsrBatchFirstOutOfRange {
   int num_cols;
 
   KOKKOS_INLINE_FUNCTION void operator()(const int i, int& bad) const {
-    const bool ok = rows(i) >= 0 && rows(i) < num_rows && cols(i) >= 0 && cols(i) < num_cols;
-    if (!ok && i < bad) bad = i;
+    if (!dcsr_batch_entry_inside(rows, cols, i, num_rows, num_cols) && i < bad) bad = i;
   }
 };
 
-// Throws strata::Error naming the first batch entry outside the matrix.
+// Throws strata::Error naming batch entry `first_bad`, which lies outside the matrix.
+template <class RowView, class ColView>
+[[noreturn]] void throw_batch_entry_outside(int num_rows, int num_cols, const RowView& rows, const ColView& cols,
+                                            long long first_bad, const char* who) {
+  auto r = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Kokkos::subview(rows, first_bad));
+  auto c = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Kokkos::subview(cols, first_bad));
+  throw Error(std::string(who) + ": batch entry " + std::to_string(first_bad) + " at (" + std::to_string(r()) + ", " +
+              std::to_string(c()) + ") is outside the " + std::to_string(num_rows) + " x " + std::to_string(num_cols) +
+              " matrix");
+}
+
+// Throws strata::Error naming the first batch entry outside the matrix (HYB's
+// insertion, which keeps no workspace, checks the batch with it up front).
 template <class ExecSpace, class RowView, class ColView>
 void require_batch_in_range(int num_rows, int num_cols, const RowView& rows, const ColView& cols, const char* who) {
   const int n = static_cast<int>(rows.extent(0));
@@ -41,90 +172,95 @@ void require_batch_in_range(int num_rows, int num_cols, const RowView& rows, con
   Kokkos::parallel_reduce("strata::dcsr::insert_validate", Kokkos::RangePolicy<ExecSpace>(0, n),
                           DcsrBatchFirstOutOfRange<RowView, ColView>{rows, cols, num_rows, num_cols},
                           Kokkos::Min<int>(first_bad));
-  if (first_bad < n) {
-    auto r = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Kokkos::subview(rows, first_bad));
-    auto c = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Kokkos::subview(cols, first_bad));
-    throw Error(std::string(who) + ": batch entry " + std::to_string(first_bad) + " at (" + std::to_string(r()) +
-                ", " + std::to_string(c()) + ") is outside the " + std::to_string(num_rows) + " x " +
-                std::to_string(num_cols) + " matrix");
-  }
+  if (first_bad < n) throw_batch_entry_outside(num_rows, num_cols, rows, cols, first_bad, who);
 }
 
-// offsets(r + 1) counts row r's entries until the scan turns counts into offsets.
-template <class Device, class RowView>
-struct DcsrBatchCountRows {
-  Kokkos::View<int*, Device> offsets;
-  RowView rows;
-
-  KOKKOS_INLINE_FUNCTION void operator()(const int i) const { Kokkos::atomic_add(&offsets(rows(i) + 1), 1); }
-};
-
-template <class Device>
-struct DcsrBatchRowOffsets {
-  Kokkos::View<int*, Device> offsets;
-
-  KOKKOS_INLINE_FUNCTION void operator()(const int r, int& sum, const bool final) const {
-    sum += offsets(r);
-    if (final) offsets(r) = sum;
-  }
-};
-
+// Counts row r's entries in counts(r), lists the rows the batch touches (the
+// first entry of a row appends it: in no particular order, which changes no
+// result, only which team works on which row), and keeps the least index of an
+// entry outside the matrix.
 template <class Device, class RowView, class ColView>
-struct DcsrBatchScatter {
+struct DcsrBatchCountRows {
+  Kokkos::View<int*, Device> counts;
+  Kokkos::View<int*, Device> active;
+  Kokkos::View<dcsr_word*, Device> control;
   RowView rows;
   ColView cols;
-  Kokkos::View<int*, Device> offsets;
-  Kokkos::View<int*, Device> fill;
-  Kokkos::View<int*, Device> grouped_cols;
-  Kokkos::View<int*, Device> source;
+  int num_rows;
+  int num_cols;
 
   KOKKOS_INLINE_FUNCTION void operator()(const int i) const {
-    const int r = static_cast<int>(rows(i));
-    const int at = offsets(r) + Kokkos::atomic_fetch_add(&fill(r), 1);
-    grouped_cols(at) = static_cast<int>(cols(i));
-    source(at) = i;
-  }
-};
-
-template <class Device>
-struct DcsrBatchActiveRows {
-  Kokkos::View<int*, Device> offsets;
-  Kokkos::View<int*, Device> active;
-
-  KOKKOS_INLINE_FUNCTION void operator()(const int r, int& count, const bool final) const {
-    if (offsets(r + 1) > offsets(r)) {
-      if (final) active(count) = r;
-      ++count;
+    if (dcsr_batch_entry_inside(rows, cols, i, num_rows, num_cols)) {
+      const int r = static_cast<int>(rows(i));
+      if (Kokkos::atomic_fetch_add(&counts(r), 1) == 0) {
+        active(static_cast<int>(Kokkos::atomic_fetch_add(&control(dcsr_active_rows), dcsr_word{1}))) = r;
+      }
+    } else {
+      Kokkos::atomic_fetch_min(&control(dcsr_first_bad_entry), static_cast<dcsr_word>(i));
     }
   }
 };
 
+// offsets(r) = entries of the rows before r; row num_rows's offset is the total.
+template <class Device>
+struct DcsrBatchRowOffsets {
+  Kokkos::View<int*, Device> counts;
+  Kokkos::View<int*, Device> offsets;
+  int num_rows;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int r, int& prefix, const bool final) const {
+    if (final) offsets(r) = prefix;
+    if (r < num_rows) prefix += counts(r);
+  }
+};
+
+// Places each entry inside the matrix in its row's range, counting the row's count back down to
+// zero (the workspace's invariant); an entry starts without a match.
 template <class Device, class RowView, class ColView>
-DcsrBatchByRow<Device> group_batch_by_row(int num_rows, int num_cols, const RowView& rows, const ColView& cols,
-                                          const char* who) {
+struct DcsrBatchScatter {
+  RowView rows;
+  ColView cols;
+  Kokkos::View<int*, Device> counts;
+  Kokkos::View<int*, Device> offsets;
+  Kokkos::View<int*, Device> grouped_cols;
+  Kokkos::View<int*, Device> source;
+  Kokkos::View<int*, Device> match;
+  int num_rows;
+  int num_cols;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int i) const {
+    if (!dcsr_batch_entry_inside(rows, cols, i, num_rows, num_cols)) return;
+    const int r = static_cast<int>(rows(i));
+    const int at = offsets(r) + Kokkos::atomic_fetch_add(&counts(r), -1) - 1;
+    grouped_cols(at) = static_cast<int>(cols(i));
+    source(at) = i;
+    match(at) = -1;
+  }
+};
+
+// Groups the batch by row in `ws` (prepared for it) with three launches and no host wait.
+// Entries outside the matrix are left out and the least such index is left in
+// control(dcsr_first_bad_entry): the caller reads it before using the grouping.
+template <class Device, class RowView, class ColView>
+DcsrBatchByRow<Device> group_batch_by_row(DcsrBatchWorkspace<Device>& ws, int num_rows, int num_cols,
+                                          const RowView& rows, const ColView& cols) {
   using ExecSpace = typename Device::execution_space;
   const int n = static_cast<int>(rows.extent(0));
-  require_batch_in_range<ExecSpace>(num_rows, num_cols, rows, cols, who);
+  Kokkos::parallel_for("strata::dcsr::batch_count", Kokkos::RangePolicy<ExecSpace>(0, n),
+                       DcsrBatchCountRows<Device, RowView, ColView>{ws.counts, ws.active_rows, ws.control, rows, cols,
+                                                                    num_rows, num_cols});
+  Kokkos::parallel_scan("strata::dcsr::batch_offsets", Kokkos::RangePolicy<ExecSpace>(0, num_rows + 1),
+                        DcsrBatchRowOffsets<Device>{ws.counts, ws.offsets, num_rows});
+  Kokkos::parallel_for("strata::dcsr::batch_scatter", Kokkos::RangePolicy<ExecSpace>(0, n),
+                       DcsrBatchScatter<Device, RowView, ColView>{rows, cols, ws.counts, ws.offsets, ws.cols, ws.source,
+                                                                  ws.match, num_rows, num_cols});
   DcsrBatchByRow<Device> g;
-  g.offsets = Kokkos::View<int*, Device>("strata::dcsr::batch_offsets", num_rows + 1);
-  const auto offsets = g.offsets;
-  Kokkos::parallel_for("strata::dcsr::insert_count", Kokkos::RangePolicy<ExecSpace>(0, n),
-                       DcsrBatchCountRows<Device, RowView>{offsets, rows});
-  Kokkos::parallel_scan("strata::dcsr::insert_offsets", Kokkos::RangePolicy<ExecSpace>(0, num_rows + 1),
-                        DcsrBatchRowOffsets<Device>{offsets});
-  Kokkos::View<int*, Device> fill("strata::dcsr::batch_fill", num_rows);
-  g.cols = Kokkos::View<int*, Device>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::dcsr::batch_cols"), n);
-  g.source =
-      Kokkos::View<int*, Device>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::dcsr::batch_source"), n);
-  const auto grouped_cols = g.cols;
-  const auto source = g.source;
-  Kokkos::parallel_for("strata::dcsr::insert_scatter", Kokkos::RangePolicy<ExecSpace>(0, n),
-                       DcsrBatchScatter<Device, RowView, ColView>{rows, cols, offsets, fill, grouped_cols, source});
-  g.active_rows =
-      Kokkos::View<int*, Device>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::dcsr::active_rows"), num_rows);
-  const auto active = g.active_rows;
-  Kokkos::parallel_scan("strata::dcsr::insert_active_rows", Kokkos::RangePolicy<ExecSpace>(0, num_rows),
-                        DcsrBatchActiveRows<Device>{offsets, active}, g.num_active);
+  g.offsets = ws.offsets;
+  g.cols = Kokkos::subview(ws.cols, std::make_pair(0, n));
+  g.source = Kokkos::subview(ws.source, std::make_pair(0, n));
+  g.active_rows = ws.active_rows;
+  g.control = ws.control;
+  g.active_bound = n < num_rows ? n : num_rows;
   return g;
 }
 

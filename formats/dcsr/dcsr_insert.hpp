@@ -34,17 +34,11 @@ Kokkos::TeamPolicy<ExecSpace> row_team_policy(int rows, int device_team_size) {
   return Kokkos::TeamPolicy<ExecSpace>(rows, host ? 1 : device_team_size);
 }
 
-// Per touched row: how many new entries it gets, which existing entry each
-// batch column sums into (sum policy), and the segment request it makes.
-template <class Device>
-struct DcsrInsertPlan {
-  Kokkos::View<int*, Device> match;      // per grouped entry: pool index it sums into, or -1
-  Kokkos::View<int*, Device> new_count;  // per active row
-  Kokkos::View<int*, Device> request;    // per active row: slots of the new segment, 0 if none
-  index_type total_request = 0;
-  int blocked_rows = 0;                  // rows whose k segments are all in use
-};
-
+// Per touched row: how many new entries it gets (new_count), the segment it
+// asks for (request), and, under the sum policy, which existing entry each
+// batch column sums into (match). Teams past the touched rows (the launch is
+// sized before the host knows their number) return at once. The totals go to
+// the control words with the pool's bump pointer, for the host's one read.
 template <class Value, class Device>
 struct DcsrPlanRowInsert {
   using member_type = typename Kokkos::TeamPolicy<typename Device::execution_space>::member_type;
@@ -56,12 +50,14 @@ struct DcsrPlanRowInsert {
   Kokkos::View<int*, Device> match;
   Kokkos::View<int*, Device> new_count;
   Kokkos::View<int*, Device> request;
-  Kokkos::View<int, Device> blocked;
+  Kokkos::View<dcsr_word*, Device> control;
   bool summing;
   int slack;
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& member) const {
     const int a = member.league_rank();
+    if (a == 0) Kokkos::single(Kokkos::PerTeam(member), [&]() { control(dcsr_allocated) = A.allocated(); });
+    if (static_cast<dcsr_word>(a) >= control(dcsr_active_rows)) return;
     const int r = active(a);
     const int begin = offsets(r);
     const int end = offsets(r + 1);
@@ -91,43 +87,29 @@ struct DcsrPlanRowInsert {
     }
     Kokkos::single(Kokkos::PerTeam(member), [&]() {
       new_count(a) = fresh;
+      request(a) = 0;
       const int room = A.row_capacity(r) - size;
       if (fresh > room) {
         if (A.used_segments(r) < A.max_segments) {
           request(a) = fresh - room + slack;
+          dcsr_add_request(control.data(), static_cast<dcsr_word>(request(a)));
         } else {
-          Kokkos::atomic_add(&blocked(), 1);
+          Kokkos::atomic_add(&control(dcsr_blocked_rows), dcsr_word{1});
         }
       }
+      if (fresh > 0) Kokkos::atomic_add(&control(dcsr_fresh_entries), static_cast<dcsr_word>(fresh));
     });
   }
 };
 
 template <class Value, class Device>
-DcsrInsertPlan<Device> plan_insert(const DcsrView<Value, Device>& A, const DcsrBatchByRow<Device>& g,
-                                   DuplicatePolicy policy, int slack) {
+void plan_insert(const DcsrView<Value, Device>& A, const DcsrBatchByRow<Device>& g, DcsrBatchWorkspace<Device>& ws,
+                 DuplicatePolicy policy, int slack, int teams) {
   using ExecSpace = typename Device::execution_space;
-  DcsrInsertPlan<Device> plan;
-  const int total = static_cast<int>(g.cols.extent(0));
-  plan.match = Kokkos::View<int*, Device>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::dcsr::match"), total);
-  Kokkos::deep_copy(plan.match, -1);
-  plan.new_count = Kokkos::View<int*, Device>("strata::dcsr::new_count", g.num_active);
-  plan.request = Kokkos::View<int*, Device>("strata::dcsr::request", g.num_active);
-  Kokkos::View<int, Device> blocked("strata::dcsr::blocked");
-  const auto match = plan.match;
-  const auto new_count = plan.new_count;
-  const auto request = plan.request;
-  const auto offsets = g.offsets;
-  const auto gcols = g.cols;
-  const auto active = g.active_rows;
-  const bool summing = policy == DuplicatePolicy::sum;
   light_weight_parallel_for(
-      "strata::dcsr::insert_plan", row_team_policy<ExecSpace>(g.num_active, 32),
-      DcsrPlanRowInsert<Value, Device>{A, offsets, gcols, active, match, new_count, request, blocked, summing, slack});
-  Kokkos::parallel_reduce("strata::dcsr::insert_request", Kokkos::RangePolicy<ExecSpace>(0, g.num_active),
-                          DcsrCountSum<Device>{request}, plan.total_request);
-  Kokkos::deep_copy(plan.blocked_rows, blocked);
-  return plan;
+      "strata::dcsr::insert_plan", row_team_policy<ExecSpace>(teams, 32),
+      DcsrPlanRowInsert<Value, Device>{A, g.offsets, g.cols, g.active_rows, ws.match, ws.new_count, ws.request,
+                                       ws.control, policy == DuplicatePolicy::sum, slack});
 }
 
 template <class Device>
@@ -138,23 +120,22 @@ struct DcsrSortBatchRow {
   Kokkos::View<int*, Device> gcols;
   Kokkos::View<int*, Device> source;
   Kokkos::View<int*, Device> active;
+  Kokkos::View<dcsr_word*, Device> control;
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& member) const {
+    if (static_cast<dcsr_word>(member.league_rank()) >= control(dcsr_active_rows)) return;
     const int r = active(member.league_rank());
     const int begin = offsets(r);
     compat::team_sort_by_key(member, gcols.data() + begin, source.data() + begin, offsets(r + 1) - begin);
   }
 };
 
-template <class Value, class Device>
+// Sorts every touched row's batch columns (the sum policy matches them by binary search).
+template <class Device>
 void sort_batch_rows(const DcsrBatchByRow<Device>& g) {
   using ExecSpace = typename Device::execution_space;
-  const auto offsets = g.offsets;
-  const auto gcols = g.cols;
-  const auto source = g.source;
-  const auto active = g.active_rows;
-  Kokkos::parallel_for("strata::dcsr::insert_sort_rows", row_team_policy<ExecSpace>(g.num_active, 64),
-                       DcsrSortBatchRow<Device>{offsets, gcols, source, active});
+  Kokkos::parallel_for("strata::dcsr::insert_sort_rows", row_team_policy<ExecSpace>(g.active_bound, 64),
+                       DcsrSortBatchRow<Device>{g.offsets, g.cols, g.source, g.active_rows, g.control});
 }
 
 template <class Value, class Device, class ValueView>
@@ -169,6 +150,7 @@ struct DcsrApplyRowInsert {
   Kokkos::View<int*, Device> match;
   Kokkos::View<int*, Device> new_count;
   Kokkos::View<int*, Device> request;
+  Kokkos::View<dcsr_word*, Device> control;
   ValueView batch_values;
   bool summing;
 
@@ -179,6 +161,10 @@ struct DcsrApplyRowInsert {
     const int end = offsets(r + 1);
     const int size = A.row_sizes(r);
     Kokkos::single(Kokkos::PerTeam(member), [&]() {
+      if (a == 0) {
+        // The host has read the control words: back to their state between batches.
+        DcsrResetControl<Device>{control, false}(0);
+      }
       if (request(a) > 0) {
         const int s = A.used_segments(r);
         const int start = Kokkos::atomic_fetch_add(&A.allocated(), request(a));
@@ -216,20 +202,13 @@ struct DcsrApplyRowInsert {
 };
 
 template <class Value, class Device, class ValueView>
-void apply_insert(const DcsrView<Value, Device>& A, const DcsrBatchByRow<Device>& g, const DcsrInsertPlan<Device>& plan,
+void apply_insert(const DcsrView<Value, Device>& A, const DcsrBatchByRow<Device>& g, DcsrBatchWorkspace<Device>& ws,
                   const ValueView& batch_values, DuplicatePolicy policy) {
   using ExecSpace = typename Device::execution_space;
-  const auto offsets = g.offsets;
-  const auto gcols = g.cols;
-  const auto source = g.source;
-  const auto active = g.active_rows;
-  const auto match = plan.match;
-  const auto new_count = plan.new_count;
-  const auto request = plan.request;
-  const bool summing = policy == DuplicatePolicy::sum;
   light_weight_parallel_for("strata::dcsr::insert", row_team_policy<ExecSpace>(g.num_active, 32),
-                            DcsrApplyRowInsert<Value, Device, ValueView>{A, offsets, gcols, source, active, match,
-                                                                         new_count, request, batch_values, summing});
+                            DcsrApplyRowInsert<Value, Device, ValueView>{A, g.offsets, g.cols, g.source, g.active_rows,
+                                                                         ws.match, ws.new_count, ws.request, ws.control,
+                                                                         batch_values, policy == DuplicatePolicy::sum});
 }
 
 template <class Value, class Device>
@@ -257,14 +236,12 @@ struct DcsrReserveTouchedRows {
 // Reserves new_count + slack slots in every touched row, growing the pool
 // when the live entries and reserves exceed it.
 template <class Value, class Device>
-void make_room(DcsrMatrix<Value, Device>& A, const DcsrBatchByRow<Device>& g, const DcsrInsertPlan<Device>& plan,
+void make_room(DcsrMatrix<Value, Device>& A, const DcsrBatchByRow<Device>& g, const DcsrBatchWorkspace<Device>& ws,
                int slack) {
   using ExecSpace = typename Device::execution_space;
   Kokkos::View<int*, Device> reserve("strata::dcsr::reserve", A.num_rows());
-  const auto active = g.active_rows;
-  const auto new_count = plan.new_count;
   Kokkos::parallel_for("strata::dcsr::insert_reserve", Kokkos::RangePolicy<ExecSpace>(0, g.num_active),
-                       DcsrReserveTouchedRows<Device>{reserve, active, new_count, slack});
+                       DcsrReserveTouchedRows<Device>{reserve, g.active_rows, ws.new_count, slack});
   index_type reserved = 0;
   Kokkos::parallel_reduce("strata::dcsr::insert_reserved", Kokkos::RangePolicy<ExecSpace>(0, A.num_rows()),
                           DcsrCountSum<Device>{reserve}, reserved);
@@ -287,6 +264,13 @@ void make_room(DcsrMatrix<Value, Device>& A, const DcsrBatchByRow<Device>& g, co
   }
 }
 
+// Kernels in the order they are queued, with the host's one wait where it falls:
+//   count + check, row offsets, scatter (the grouping), [sort rows,] plan, READ, apply.
+// The plan and the sort are launched for as many rows as the batch could touch;
+// the read gives the host the number it does touch, the entry outside the
+// matrix if any, and whether the pool has room. Without room (rare: a row out
+// of segments, the pool out of slots) the pool is rebuilt and the plan run
+// and read again.
 template <class Value, class Device, class RowView, class ColView, class ValueView>
 void dcsr_insert(DcsrMatrix<Value, Device>& A, const RowView& rows, const ColView& cols, const ValueView& values,
                  DuplicatePolicy policy) {
@@ -297,17 +281,42 @@ void dcsr_insert(DcsrMatrix<Value, Device>& A, const RowView& rows, const ColVie
                  "dcsr_insert: a batch holds at most 2^31 - 1 entries, got " + std::to_string(rows.extent(0)));
   if (rows.extent(0) == 0 || A.num_rows() == 0) return;
   const int slack = A.parameters().slack();
-  const auto g = group_batch_by_row<Device>(A.num_rows(), A.num_cols(), rows, cols, "dcsr_insert");
-  if (policy == DuplicatePolicy::sum) sort_batch_rows<Value, Device>(g);
-  auto plan = plan_insert(A.view(), g, policy, slack);
-  const index_type free_pool = static_cast<index_type>(A.capacity()) - A.allocated();
-  if (plan.blocked_rows > 0 || plan.total_request > free_pool) {
-    make_room(A, g, plan, slack);
-    plan = plan_insert(A.view(), g, policy, slack);
-    STRATA_REQUIRE(plan.blocked_rows == 0 && plan.total_request <= A.capacity() - A.allocated(),
+  const int n = static_cast<int>(rows.extent(0));
+  auto& ws = A.batch_workspace();
+  ws.prepare(A.num_rows(), n);
+  auto g = group_batch_by_row<Device>(ws, A.num_rows(), A.num_cols(), rows, cols);
+  if (policy == DuplicatePolicy::sum) sort_batch_rows(g);
+  plan_insert(A.view(), g, ws, policy, slack, g.active_bound);
+  const auto& control = ws.read_control();
+  const auto word = [&](DcsrControlWord w) {
+    if (w == dcsr_total_request) {
+      return static_cast<index_type>((static_cast<unsigned long long>(control(dcsr_total_request_high)) << 32) |
+                                     control(dcsr_total_request));
+    }
+    return static_cast<index_type>(control(w));
+  };
+  if (control(dcsr_first_bad_entry) < static_cast<dcsr_word>(n)) {
+    throw_batch_entry_outside(A.num_rows(), A.num_cols(), rows, cols, word(dcsr_first_bad_entry), "dcsr_insert");
+  }
+  g.num_active = static_cast<int>(word(dcsr_active_rows));
+  if (word(dcsr_blocked_rows) > 0 || word(dcsr_total_request) > A.capacity() - word(dcsr_allocated)) {
+    make_room(A, g, ws, slack);
+    // The first plan's matches point into the old pool.
+    Kokkos::deep_copy(Kokkos::subview(ws.match, std::make_pair(0, n)), -1);
+    ws.reset_control(/*keep_active_rows=*/true);
+    plan_insert(A.view(), g, ws, policy, slack, g.num_active);
+    ws.read_control();
+    STRATA_REQUIRE(word(dcsr_blocked_rows) == 0 && word(dcsr_total_request) <= A.capacity() - word(dcsr_allocated),
                    "dcsr_insert: internal error: the rebuilt pool has no room for the batch");
   }
-  apply_insert(A.view(), g, plan, values, policy);
+  const index_type fresh = word(dcsr_fresh_entries);
+  if (g.num_active > 0) {
+    apply_insert(A.view(), g, ws, values, policy);  // also resets the control words
+  } else {
+    ws.reset_control();
+  }
+  ws.invariant_holds = true;
+  A.add_to_live_entries(fresh);
 }
 
 }  // namespace Impl

@@ -7,6 +7,7 @@
 #include <strata/core/error.hpp>
 #include <strata/core/index.hpp>
 #include <strata/core/value_traits.hpp>
+#include <strata/formats/dcsr/dcsr_batch.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -131,7 +132,7 @@ class DcsrMatrix {
 
   // Same for this matrix and its copies, through insertions, growth and
   // defragmentation (which replace the Views): what SpMV handles are tied to.
-  const void* identity_key() const { return identity_.get(); }
+  const void* identity_key() const { return shared_.get(); }
 
   const view_type& view() const { return view_; }
   const DcsrParameters& parameters() const { return parameters_; }
@@ -145,13 +146,18 @@ class DcsrMatrix {
     return a;
   }
 
-  // Live entries (a device reduction).
+  // Live entries: counted on the device the first time, then kept up to date
+  // by insertions (which learn their count with the one value they read), so a
+  // handle's reanalysis after an update step costs no device round trip.
   index_type nnz() const {
-    index_type total = 0;
-    const auto sizes = view_.row_sizes;
-    Kokkos::parallel_reduce("strata::dcsr::nnz", Kokkos::RangePolicy<execution_space>(0, view_.num_rows),
-                            DcsrCountSum<Device>{sizes}, total);
-    return total;
+    if (shared_->live_entries < 0) {
+      index_type total = 0;
+      const auto sizes = view_.row_sizes;
+      Kokkos::parallel_reduce("strata::dcsr::nnz", Kokkos::RangePolicy<execution_space>(0, view_.num_rows),
+                              DcsrCountSum<Device>{sizes}, total);
+      shared_->live_entries = total;
+    }
+    return shared_->live_entries;
   }
 
   // Device bytes the matrix holds.
@@ -161,12 +167,29 @@ class DcsrMatrix {
   }
 
   // Installs storage built by a restructuring step that has fully succeeded.
-  void replace_storage(view_type view) { view_ = std::move(view); }
+  // Its live entries are counted again when next asked.
+  void replace_storage(view_type view) {
+    view_ = std::move(view);
+    shared_->live_entries = -1;
+  }
+
+  // For dcsr_insert: the scratch its batches are grouped in, and the entries a batch added.
+  Impl::DcsrBatchWorkspace<Device>& batch_workspace() { return shared_->batch_workspace; }
+  void add_to_live_entries(index_type added) {
+    if (shared_->live_entries >= 0) shared_->live_entries += added;
+  }
 
  private:
   view_type view_;
   DcsrParameters parameters_;
-  std::shared_ptr<const char> identity_ = std::make_shared<const char>('\0');
+  // What copies share besides the Views: the identity, the live count once known (-1: not
+  // known) and the insertion scratch. Copies share one pool, so two of them must not be
+  // updated at once, as with the Views themselves.
+  struct Shared {
+    index_type live_entries = -1;
+    Impl::DcsrBatchWorkspace<Device> batch_workspace;
+  };
+  std::shared_ptr<Shared> shared_ = std::make_shared<Shared>();
 };
 
 namespace Impl {

@@ -78,6 +78,41 @@ TYPED_TEST(DcsrSpmvTest, FragmentedAndDefragmentedMatchReference) {
   }
 }
 
+// ADCSR's one launch: rows of every length from 0 to 140 (bins 0 to 7, lanes 1 to 32), so
+// that items of different bins and lane counts share a team, bins end inside items, and the
+// last team is partly empty; then the same after insertions moved rows to other bins
+// (products before the reanalysis keep the old bins and must still be right).
+TYPED_TEST(DcsrSpmvTest, BinnedKernelCoversEveryBinAndPartialItems) {
+  using Value = TypeParam;
+  const index_type rows = 1003, cols = 300;
+  HostCoo<double> coo(rows, cols);
+  for (index_type r = 0; r < rows; ++r) {
+    const index_type length = (r * 37) % 141;
+    for (index_type k = 0; k < length; ++k)
+      coo.push_back(r, (r + 2 * k) % cols, 0.25 * static_cast<double>(k % 7) - 0.5);
+  }
+  const auto start = test::test_values<Value>(to_csr(coo));
+  auto A = make_dcsr<Value>(start);
+  SpmvHandle<DcsrExec, DcsrMatrix<Value, DcsrDevice>> handle(SpmvAlgorithm::binned_rows);
+  test::ApiProduct<DcsrExec, DcsrMatrix<Value, DcsrDevice>> product{A, std::move(handle)};
+  const Value alpha = value_from<Value>(-1.5, 0.5), beta = value_from<Value>(0.5, -2.0);
+  test::expect_spmv_matches_reference<Value, DcsrExec>(product, start, "N", alpha, beta, false);
+  test::expect_spmv_matches_reference<Value, DcsrExec>(product, start, "N", alpha, beta, false, {3, false});
+  EXPECT_NE(product.handle.describe().find("8 bins"), std::string::npos) << product.handle.describe();
+
+  auto host_rows = test::rows_of(start);
+  const auto batch =
+      test::random_batch<Value>(2500, static_cast<int>(rows), static_cast<int>(cols), static_cast<int>(cols), 77);
+  test::insert_batch(A, batch, DuplicatePolicy::sum);
+  test::reference_insert(host_rows, batch, DuplicatePolicy::sum);
+  const auto grown = test::summed_csr(host_rows, cols);
+  SCOPED_TRACE("after insertions, old bins");
+  test::expect_spmv_matches_reference<Value, DcsrExec>(product, grown, "N", alpha, beta, false);
+  product.handle.reanalyze(DcsrExec(), A);
+  SCOPED_TRACE("after insertions, bins refitted");
+  test::expect_spmv_matches_reference<Value, DcsrExec>(product, grown, "N", alpha, beta, false, {2, false});
+}
+
 TEST(DcsrSpmvHandChecked, TwoByThreeAfterInsertion) {
   // [1 0 2; 0 3 0] + (1,2)=4 -> times [1 1 1] = [3 7].
   HostCoo<double> coo(2, 3);

@@ -41,6 +41,10 @@ void check_random_insertions(DuplicatePolicy policy, DcsrParameters parameters, 
     test::insert_batch(A, batch, policy);
     test::reference_insert(want, batch, policy);
     test::expect_same_rows(test::rows_of(A), want);
+    // The live count the matrix keeps through insertions (and pool rebuilds) is the rows' total.
+    index_type live = 0;
+    for (const auto& row : want) live += static_cast<index_type>(row.size());
+    EXPECT_EQ(A.nnz(), live);
     if (round == 2) dcsr_defragment(A);
     if (round == 4) dcsr_defragment(A, DcsrRowOrder::by_length);
     if (round == 2 || round == 4) test::expect_same_rows(test::rows_of(A), want);
@@ -77,6 +81,10 @@ TYPED_TEST(DcsrInsertion, FromCooCombinesOrKeepsDuplicates) {
     HostRows<Value> want(40);
     test::reference_insert(want, batch, policy);
     test::expect_same_rows(test::rows_of(A), want);
+    // The live count the matrix keeps through insertions (and pool rebuilds) is the rows' total.
+    index_type live = 0;
+    for (const auto& row : want) live += static_cast<index_type>(row.size());
+    EXPECT_EQ(A.nnz(), live);
   }
 }
 
@@ -168,11 +176,51 @@ TEST(DcsrCapacity, MaxCapacityRefusesAndLeavesTheMatrixUnchanged) {
 TEST(DcsrInput, OutOfRangeEntryIsRefusedWithoutChange) {
   auto A = dcsr_blank<double, DcsrDevice>(5, 4);
   test::HostBatch<double> b{{0, 4, 5}, {0, 3, 0}, {1.0, 2.0, 3.0}};
-  EXPECT_THROW(test::insert_batch(A, b, DuplicatePolicy::sum), Error);
+  try {
+    test::insert_batch(A, b, DuplicatePolicy::sum);
+    ADD_FAILURE() << "a batch with an entry outside the matrix was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("batch entry 2 at (5, 0) is outside the 5 x 4 matrix"), std::string::npos)
+        << e.what();
+  }
   EXPECT_EQ(A.nnz(), 0);
+  test::expect_same_rows(test::rows_of(A), test::HostRows<double>(5));
+  // The refused batch left the insertion's scratch mid-way: the next batches must not see it.
+  for (int round = 0; round < 2; ++round) {
+    test::insert_batch(A, test::HostBatch<double>{{0, 4, 4}, {0, 3, 3}, {1.0, 2.0, 0.5}}, DuplicatePolicy::sum);
+  }
+  auto want = test::HostRows<double>(5);
+  want[0] = {{0, 2.0}};
+  want[4] = {{3, 5.0}};
+  test::expect_same_rows(test::rows_of(A), want);
+  EXPECT_EQ(A.nnz(), 2);
+  EXPECT_THROW(
+      test::insert_batch(A, test::HostBatch<double>{{1, 2}, {4, 0}, {1.0, 1.0}}, DuplicatePolicy::keep_separate),
+      Error);
+  test::insert_batch(A, test::HostBatch<double>{{1, 2}, {0, 0}, {1.0, 1.0}}, DuplicatePolicy::keep_separate);
+  want[1] = {{0, 1.0}};
+  want[2] = {{0, 1.0}};
+  test::expect_same_rows(test::rows_of(A), want);
+  EXPECT_EQ(A.nnz(), 4);
   DcsrParameters bad;
   bad.max_segments = 0;
   EXPECT_THROW((dcsr_blank<double, DcsrDevice>(5, 4, bad)), Error);
+}
+
+// One matrix's insertions share their scratch: batches that grow (a new allocation), shrink
+// (the larger one kept) and touch rows the previous batch did not must each land exactly.
+TEST(DcsrInsertion, BatchesOfChangingSizeShareTheScratch) {
+  const int rows = 300, cols = 200;
+  auto A = dcsr_blank<double, DcsrDevice>(rows, cols);
+  auto want = test::HostRows<double>(rows);
+  for (const int size : {5, 2000, 1, 700, 3000, 2}) {
+    SCOPED_TRACE("batch of " + std::to_string(size));
+    const auto batch = test::random_batch<double>(size, rows, cols, cols, 500 + size);
+    test::insert_batch(A, batch, DuplicatePolicy::sum);
+    test::reference_insert(want, batch, DuplicatePolicy::sum);
+    test::expect_same_rows(test::rows_of(A), want);
+  }
+  EXPECT_GE(A.batch_workspace().cols.extent(0), 3000u);
 }
 
 TEST(DcsrConvert, CsrRoundTripAndDefragmentKeepEntries) {
@@ -191,6 +239,10 @@ TEST(DcsrRows, LengthBinsFollowThePaper) {
   const int bins[] = {0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6};
   for (int i = 0; i < 13; ++i) EXPECT_EQ(dcsr_length_bin(lengths[i]), bins[i]) << "length " << lengths[i];
   EXPECT_EQ(dcsr_length_bin(2147483647), 30);
+  // A bin's lanes are what the row kernel gives rows of the bin's typical length.
+  const int lanes[] = {1, 1, 2, 4, 8, 32, 32};
+  for (int b = 0; b < 7; ++b) EXPECT_EQ(dcsr_bin_lanes(b), lanes[b]) << "bin " << b;
+  EXPECT_EQ(dcsr_bin_lanes(3), lanes_for_mean_length(10.0));  // ch8-8-b3's rows
   Kokkos::View<int*, DcsrDevice> sizes("sizes", 6);
   auto sizes_h = Kokkos::create_mirror_view(sizes);
   const int row_lengths[] = {5, 1, 40, 2, 7, 0};
