@@ -45,14 +45,10 @@ class CsrRebuild {
     // what re-forming CSR costs, not allocations DCSR avoids.
     workspace_.prepare(A_.numRows(), n);
     const auto g = Impl::group_batch_by_row<device_type>(workspace_, A_.numRows(), A_.numCols(), rows, cols);
-    const auto& control = workspace_.read_control();
-    if (control(Impl::dcsr_first_bad_entry) < static_cast<Impl::dcsr_word>(n)) {
-      Impl::throw_batch_entry_outside(A_.numRows(), A_.numCols(), rows, cols,
-                                      static_cast<long long>(control(Impl::dcsr_first_bad_entry)),
-                                      "CsrRebuild::insert");
-    }
+    workspace_.read_control();
+    workspace_.require_batch_inside(A_.numRows(), A_.numCols(), rows, cols, "CsrRebuild::insert");
     workspace_.reset_control();
-    workspace_.invariant_holds = true;
+    workspace_.batch_completed();
     typename matrix_type::values_type::non_const_type b_values(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::csr_rebuild::batch_values"), n);
     const auto source = g.source;

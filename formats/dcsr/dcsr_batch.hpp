@@ -11,6 +11,7 @@
 // waits, most of an update step (docs/PERFORMANCE.md, Dynamic CSR).
 // Kernels are named functors, not extended lambdas: see docs/BACKENDS.md, "Extended lambdas".
 #include <strata/core/error.hpp>
+#include <strata/core/index.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -59,6 +60,17 @@ struct DcsrResetControl {
   }
 };
 
+// Throws strata::Error naming batch entry `first_bad`, which lies outside the matrix.
+template <class RowView, class ColView>
+[[noreturn]] void throw_batch_entry_outside(int num_rows, int num_cols, const RowView& rows, const ColView& cols,
+                                            long long first_bad, const char* who) {
+  auto r = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Kokkos::subview(rows, first_bad));
+  auto c = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Kokkos::subview(cols, first_bad));
+  throw Error(std::string(who) + ": batch entry " + std::to_string(first_bad) + " at (" + std::to_string(r()) + ", " +
+              std::to_string(c()) + ") is outside the " + std::to_string(num_rows) + " x " + std::to_string(num_cols) +
+              " matrix");
+}
+
 // Scratch for grouping batches of one matrix, grown when a batch or the matrix
 // needs more and otherwise reused. Invariant between batches: counts are zero,
 // and so are the accumulated control words (first_bad_entry: UINT_MAX).
@@ -75,7 +87,6 @@ struct DcsrBatchWorkspace {
   Kokkos::View<int*, Device> request;      // per touched row: slots of its new segment, 0 if none
   Kokkos::View<dcsr_word*, Device> control;
   typename Kokkos::View<dcsr_word*, Device>::HostMirror control_host;
-  bool invariant_holds = false;  // false until set up, and after a batch that stopped half way
 
   // Room for a batch of `entries` entries into `rows` rows.
   void prepare(int rows, int entries) {
@@ -117,10 +128,30 @@ struct DcsrBatchWorkspace {
   }
 
   // The one host wait of a batch: every control word, after the work queued before it.
-  const typename Kokkos::View<dcsr_word*, Device>::HostMirror& read_control() {
-    Kokkos::deep_copy(control_host, control);
-    return control_host;
+  void read_control() { Kokkos::deep_copy(control_host, control); }
+
+  // What the last read_control() brought back.
+  index_type word(DcsrControlWord w) const { return static_cast<index_type>(control_host(w)); }
+  index_type total_request() const {
+    return static_cast<index_type>((static_cast<unsigned long long>(control_host(dcsr_total_request_high)) << 32) |
+                                   control_host(dcsr_total_request));
   }
+
+  // Throws strata::Error naming the batch's first entry outside the matrix, if the grouping found one.
+  template <class RowView, class ColView>
+  void require_batch_inside(int num_rows, int num_cols, const RowView& rows, const ColView& cols,
+                            const char* who) const {
+    if (control_host(dcsr_first_bad_entry) < static_cast<dcsr_word>(rows.extent(0))) {
+      throw_batch_entry_outside(num_rows, num_cols, rows, cols, word(dcsr_first_bad_entry), who);
+    }
+  }
+
+  // The batch went through: the counts are back at zero and the accumulated words are reset
+  // (by the insertion's apply kernel, or by reset_control() after a grouping alone).
+  void batch_completed() { invariant_holds = true; }
+
+ private:
+  bool invariant_holds = false;  // false until set up, and after a batch that stopped half way
 };
 
 template <class Device>
@@ -151,17 +182,6 @@ struct DcsrBatchFirstOutOfRange {
     if (!dcsr_batch_entry_inside(rows, cols, i, num_rows, num_cols) && i < bad) bad = i;
   }
 };
-
-// Throws strata::Error naming batch entry `first_bad`, which lies outside the matrix.
-template <class RowView, class ColView>
-[[noreturn]] void throw_batch_entry_outside(int num_rows, int num_cols, const RowView& rows, const ColView& cols,
-                                            long long first_bad, const char* who) {
-  auto r = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Kokkos::subview(rows, first_bad));
-  auto c = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Kokkos::subview(cols, first_bad));
-  throw Error(std::string(who) + ": batch entry " + std::to_string(first_bad) + " at (" + std::to_string(r()) + ", " +
-              std::to_string(c()) + ") is outside the " + std::to_string(num_rows) + " x " + std::to_string(num_cols) +
-              " matrix");
-}
 
 // Throws strata::Error naming the first batch entry outside the matrix (HYB's
 // insertion, which keeps no workspace, checks the batch with it up front).

@@ -287,35 +287,28 @@ void dcsr_insert(DcsrMatrix<Value, Device>& A, const RowView& rows, const ColVie
   auto g = group_batch_by_row<Device>(ws, A.num_rows(), A.num_cols(), rows, cols);
   if (policy == DuplicatePolicy::sum) sort_batch_rows(g);
   plan_insert(A.view(), g, ws, policy, slack, g.active_bound);
-  const auto& control = ws.read_control();
-  const auto word = [&](DcsrControlWord w) {
-    if (w == dcsr_total_request) {
-      return static_cast<index_type>((static_cast<unsigned long long>(control(dcsr_total_request_high)) << 32) |
-                                     control(dcsr_total_request));
-    }
-    return static_cast<index_type>(control(w));
+  ws.read_control();
+  ws.require_batch_inside(A.num_rows(), A.num_cols(), rows, cols, "dcsr_insert");
+  g.num_active = static_cast<int>(ws.word(dcsr_active_rows));
+  const auto room_for_plan = [&]() {
+    return ws.word(dcsr_blocked_rows) == 0 && ws.total_request() <= A.capacity() - ws.word(dcsr_allocated);
   };
-  if (control(dcsr_first_bad_entry) < static_cast<dcsr_word>(n)) {
-    throw_batch_entry_outside(A.num_rows(), A.num_cols(), rows, cols, word(dcsr_first_bad_entry), "dcsr_insert");
-  }
-  g.num_active = static_cast<int>(word(dcsr_active_rows));
-  if (word(dcsr_blocked_rows) > 0 || word(dcsr_total_request) > A.capacity() - word(dcsr_allocated)) {
+  if (!room_for_plan()) {
     make_room(A, g, ws, slack);
     // The first plan's matches point into the old pool.
     Kokkos::deep_copy(Kokkos::subview(ws.match, std::make_pair(0, n)), -1);
     ws.reset_control(/*keep_active_rows=*/true);
     plan_insert(A.view(), g, ws, policy, slack, g.num_active);
     ws.read_control();
-    STRATA_REQUIRE(word(dcsr_blocked_rows) == 0 && word(dcsr_total_request) <= A.capacity() - word(dcsr_allocated),
-                   "dcsr_insert: internal error: the rebuilt pool has no room for the batch");
+    STRATA_REQUIRE(room_for_plan(), "dcsr_insert: internal error: the rebuilt pool has no room for the batch");
   }
-  const index_type fresh = word(dcsr_fresh_entries);
+  const index_type fresh = ws.word(dcsr_fresh_entries);
   if (g.num_active > 0) {
     apply_insert(A.view(), g, ws, values, policy);  // also resets the control words
   } else {
     ws.reset_control();
   }
-  ws.invariant_holds = true;
+  ws.batch_completed();
   A.add_to_live_entries(fresh);
 }
 
