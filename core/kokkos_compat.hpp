@@ -135,6 +135,15 @@ class KkSpmvPlan {
 #endif
 };
 
+// Host memory a device copies into directly (page-locked where the backend has it): a read of a
+// few control words is then one copy on the caller's stream and a wait for that stream, not a
+// staged copy between two device-wide synchronisations. Kokkos 3.4 has no portable name for it.
+#if KOKKOS_VERSION >= 40000
+using pinned_host_space = Kokkos::SharedHostPinnedSpace;
+#else
+using pinned_host_space = Kokkos::HostSpace;
+#endif
+
 // n execution space instances for independent work that may overlap (the
 // length bins of ADCSR). Device backends get instances of their own (streams);
 // host backends, whose launches block the caller and whose partitions would

@@ -1,7 +1,8 @@
 // Dynamic CSR update benchmarks (King, Gilray, Kirby, Might):
 //   stream/FORMAT      build each matrix entirely by batched insertion (entries/s)
 //   iterative/FORMAT   50 iterations of: insert 0.2% new random nonzeros, then 5 SpMV
-//   spmv/KERNEL        DCSR and ADCSR, fragmented and defragmented, against CSR and HYB (GB/s, GFLOP/s)
+//   spmv/KERNEL        DCSR and ADCSR, fragmented and defragmented, against CSR and HYB (GB/s, GFLOP/s);
+//                      ADCSR also binned where its rule would run the row kernel (_always_binned)
 //   memory/FORMAT      device bytes of DCSR (k = 2, 3, 4) built by streaming, CSR and HYB
 //   convert/OPERATION  conversion times relative to a device copy of the CSR arrays
 //   insert_batch/dcsr_POLICY/.../batch:N  one insertion of N random entries into
@@ -259,6 +260,7 @@ void run_iterative(benchmark::State& state, const Workload<Value>& w, const std:
     }
     state.SetIterationTime(seconds);
     total += seconds;
+    if (dcsr) state.SetLabel(dcsr_handle.describe());
   }
   const double inserted = static_cast<double>(w.iterative.front().size()) * iterative_steps * state.iterations();
   state.counters["insert_entries/s"] = inserted / inserting;
@@ -275,6 +277,7 @@ void run_spmv(benchmark::State& state, const Workload<Value>& w, const std::stri
   Kokkos::View<Value*, Device> x("strata::bench_x", w.host.num_cols), y("strata::bench_y", w.host.num_rows);
   upload_vector(x, x_host);
   std::function<void()> apply;
+  std::function<std::string()> describe;  // the kernel DCSR's handle runs, for the label
   const bool binned = kernel.rfind("adcsr", 0) == 0;
   if (kernel == "csr_kk") {
     auto handle = std::make_shared<SpmvHandle<ExecSpace, DeviceCsr<Value, Device>>>();
@@ -291,10 +294,13 @@ void run_spmv(benchmark::State& state, const Workload<Value>& w, const std::stri
     }
     auto handle = std::make_shared<SpmvHandle<ExecSpace, DcsrMatrix<Value, Device>>>(
         binned ? SpmvAlgorithm::binned_rows : SpmvAlgorithm::row_vectors);
+    if (kernel.find("_always_binned") != std::string::npos) handle->set_bin_always(true);
     apply = [=]() { strata::spmv(space, *handle, "N", one, *A, x, zero, y); };
+    describe = [=]() { return handle->describe(); };
   }
   double max_error_over_bound = 0.0;
   if (!verify_spmv(state, w.host, x_host, y, apply, &max_error_over_bound)) return;
+  if (describe) state.SetLabel(describe());
   const double seconds = time_between_fences(state, apply, 3);
   // The CSR model (values, 32-bit columns and offsets, x and y once) for every
   // kernel, so that GB/s compare formats on the same useful traffic.
@@ -491,10 +497,11 @@ int main(int argc, char** argv) {
       {"stream", {"dcsr", "hyb", "csr_rebuild"}},
       {"iterative", {"dcsr", "adcsr", "hyb", "csr_rebuild"}},
       {"spmv",
-       {"dcsr_fragmented", "adcsr_fragmented", "dcsr_defragmented", "adcsr_defragmented",
-        "adcsr_defragmented_by_length", "csr_kk", "hyb"}},
+       {"dcsr_fragmented", "adcsr_fragmented", "adcsr_always_binned_fragmented", "dcsr_defragmented",
+        "adcsr_defragmented", "adcsr_defragmented_by_length", "csr_kk", "hyb"}},
       {"memory", {"dcsr_k2", "dcsr_k3", "dcsr_k4", "csr", "hyb"}},
-      {"convert", {"csr_copy", "dcsr_from_csr", "dcsr_to_csr", "dcsr_defragment", "dcsr_defragment_by_length", "hyb_from_csr"}}};
+      {"convert",
+       {"csr_copy", "dcsr_from_csr", "dcsr_to_csr", "dcsr_defragment", "dcsr_defragment_by_length", "hyb_from_csr"}}};
   for (const auto& source : selection.sources) {
     // Whether a file holds complex values is known from its header; generators are real.
     bool is_complex = false;

@@ -44,10 +44,9 @@ class CsrRebuild {
     // The grouping's scratch is kept across batches, as DCSR keeps it: the baseline pays
     // what re-forming CSR costs, not allocations DCSR avoids.
     workspace_.prepare(A_.numRows(), n);
-    const auto g = Impl::group_batch_by_row<device_type>(workspace_, A_.numRows(), A_.numCols(), rows, cols);
-    workspace_.read_control();
+    const auto g = Impl::group_batch_in_row_order<device_type>(workspace_, A_.numRows(), A_.numCols(), rows, cols);
+    workspace_.wait_for_control();
     workspace_.require_batch_inside(A_.numRows(), A_.numCols(), rows, cols, "CsrRebuild::insert");
-    workspace_.reset_control();
     workspace_.batch_completed();
     typename matrix_type::values_type::non_const_type b_values(
         Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::csr_rebuild::batch_values"), n);

@@ -3,10 +3,14 @@
 // row_vectors: one vector of lanes per row, the lane count from the mean row
 // length at analysis. binned_rows (ADCSR): rows binned by length (1, 2-3, 4-8,
 // 9-16, ...) and multiplied in one launch: every warp takes one work item of
-// one bin, 32 / lanes rows with the bin's lanes each (DcsrBinnedProduct). Both
-// read the row lengths at product time, so results stay right after
-// insertions; call SpmvHandle::reanalyze to refit lanes and bins. Rank-2 x/y:
-// every row multiplies all columns in one launch. T and H scatter into y with atomics.
+// one bin, 32 / lanes rows with the bin's lanes each, a team per row for the
+// longest rows (DcsrBinnedProduct). Where binning would not pay (the rows'
+// bins are as deep under the row kernel's one lane count: dcsr_binning_pays)
+// ADCSR runs the row kernel and says so in describe(); SpmvSettings::bin_always
+// keeps the binned launch. Both read the row lengths at product time, so
+// results stay right after insertions; call SpmvHandle::reanalyze to refit
+// lanes and bins. Rank-2 x/y: every row multiplies all columns in one launch.
+// T and H scatter into y with atomics.
 // Kernels are named functors, not extended lambdas: see docs/BACKENDS.md, "Extended lambdas".
 #include <strata/algorithms/spmv/handle.hpp>
 #include <strata/algorithms/spmv/vectors.hpp>
@@ -17,6 +21,7 @@
 #include <strata/formats/dcsr/dcsr_matrix.hpp>
 #include <strata/formats/dcsr/dcsr_rows.hpp>
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -73,39 +78,113 @@ void launch_dcsr_rows(const ExecSpace& space, const DcsrView<Value, Device>& A, 
 }
 
 // ADCSR's work items: bin after bin, each item 32 / lanes rows of one bin (one
-// row for bins of a warp). Built on the host at analysis from the bins' counts,
-// passed to the kernel by value.
+// row for bins of a warp), and for bins of team rows, team_size items per row,
+// starting on a team boundary, so that a team's warps share the row. Built on
+// the host at analysis from the bins' tallies, passed to the kernel by value.
 struct DcsrBinItems {
+  int team_size = 1;                               // warps per team of the launch (one thread on hosts)
   int used = 0;                                    // bins with rows
-  int lanes[dcsr_length_bin_count] = {};           // per used bin
+  int team_from = 0;                               // used bins from this one on take a team per row
+  int lanes[dcsr_length_bin_count] = {};           // per used bin: lanes per row (a warp for team rows)
   int first_item[dcsr_length_bin_count + 1] = {};  // prefix of items over used bins
   int first_row[dcsr_length_bin_count + 1] = {};   // prefix of rows (positions in the row list)
 
   KOKKOS_INLINE_FUNCTION int items() const { return first_item[used]; }
 };
 
-inline DcsrBinItems dcsr_bin_items(const std::vector<index_type>& bin_offsets) {
+// Lanes for a bin of rows of mean length `mean`: DCSR's row rule (lanes_for_mean_length) at the
+// bin's measured mean, so that a bin gets the lanes DCSR's row kernel gives rows of that length
+// (with the bin's typical length instead, ch8-8-b3's rows of 4 got 2 lanes against DCSR's 1).
+// On devices, rows longer than four passes of four warps take a whole team (of eight warps
+// then): one warp left a row of 1442 entries (rajat01) 45 dependent passes, and every product
+// waited for it. Eight warps (256 threads) is a team any kernel can launch, whatever its
+// registers.
+struct DcsrBinLanes {
+  int lanes = 1;  // per row within a warp; 32 for team rows
+  bool team_rows = false;
+};
+
+constexpr int dcsr_binned_team_warps = 4;      // warps per team of the binned launch on devices
+constexpr int dcsr_binned_team_row_warps = 8;  // ... when some rows take a team
+
+inline DcsrBinLanes dcsr_bin_lanes(double mean_length, bool device) {
+  constexpr int warp = 32;
+  if (device && mean_length > 4.0 * warp * dcsr_binned_team_warps) return {warp, true};
+  return {lanes_for_mean_length(mean_length), false};
+}
+
+inline DcsrBinItems dcsr_bin_items(const std::vector<index_type>& bin_offsets, const std::vector<index_type>& entries,
+                                   bool device) {
   DcsrBinItems t;
+  t.team_size = 1;
+  if (device) {
+    t.team_size = dcsr_binned_team_warps;
+    for (int b = 0; b < dcsr_length_bin_count; ++b) {
+      const index_type count = bin_offsets[b + 1] - bin_offsets[b];
+      if (count > 0 && dcsr_bin_lanes(static_cast<double>(entries[b]) / count, true).team_rows) {
+        t.team_size = dcsr_binned_team_row_warps;
+      }
+    }
+  }
+  const int warps_per_team = t.team_size;
+  t.team_from = -1;
   for (int b = 0; b < dcsr_length_bin_count; ++b) {
     const int count = static_cast<int>(bin_offsets[b + 1] - bin_offsets[b]);
     if (count == 0) continue;
-    const int lanes = dcsr_bin_lanes(b);
-    const int rows_per_item = 32 / lanes;
-    t.lanes[t.used] = lanes;
+    const auto lanes = dcsr_bin_lanes(static_cast<double>(entries[b]) / count, device);
+    int items = 0;
+    if (lanes.team_rows) {
+      // Means grow with the bin, so team bins come last; the first starts on a team boundary.
+      if (t.team_from < 0) {
+        t.team_from = t.used;
+        const int first = t.first_item[t.used];
+        t.first_item[t.used] = (first + warps_per_team - 1) / warps_per_team * warps_per_team;
+      }
+      items = count * warps_per_team;
+    } else {
+      const int rows_per_item = 32 / lanes.lanes;
+      items = (count + rows_per_item - 1) / rows_per_item;
+    }
+    t.lanes[t.used] = lanes.lanes;
     t.first_row[t.used + 1] = t.first_row[t.used] + count;
-    t.first_item[t.used + 1] = t.first_item[t.used] + (count + rows_per_item - 1) / rows_per_item;
+    t.first_item[t.used + 1] = t.first_item[t.used] + items;
     ++t.used;
   }
+  if (t.team_from < 0) t.team_from = t.used;
   return t;
+}
+
+// Whether ADCSR's binned launch can beat DCSR's row kernel with `row_lanes` lanes for every row.
+// Both do the same work per entry; binning pays where one lane count leaves the longest rows
+// many passes deep while their bin's lanes would not: the product waits for them. Measured
+// (docs/PERFORMANCE.md, Dynamic CSR), the binned launch was up to 1.26x slower than the row
+// kernel where all bins got the row kernel's lanes (sinc18), up to 1.1x where the longest rows
+// were as deep either way (bcsstk13), 1.15x where they were 9 passes deep against 2 (cage11
+// after insertions: the binned launch's own cost, its item lookup and barriers, is worth a few
+// passes), and 0.77-0.90x where they were 13-34 passes deep against 2-4 (bayer10, ct2010,
+// netscience) and 4-10x faster at 140-720 passes (HEP-th, adder_dcop_05, rajat01). The bar:
+// the top bin 3x fewer passes deep and at least 8 passes fewer.
+inline bool dcsr_binning_pays(const DcsrBinItems& items, const std::vector<index_type>& bin_offsets,
+                              const std::vector<index_type>& entries, int row_lanes) {
+  if (items.used == 0) return false;
+  int top = dcsr_length_bin_count - 1;
+  while (top > 0 && bin_offsets[top + 1] == bin_offsets[top]) --top;
+  const double mean = static_cast<double>(entries[top]) / static_cast<double>(bin_offsets[top + 1] - bin_offsets[top]);
+  const int slot = items.used - 1;
+  const int bin_width = slot >= items.team_from ? 32 * items.team_size : items.lanes[slot];
+  const double row_passes = std::ceil(mean / row_lanes);
+  const double bin_passes = std::ceil(mean / bin_width);
+  return row_passes >= 3.0 * bin_passes && row_passes - bin_passes >= 8.0;
 }
 
 // One launch for every bin. A team thread is a warp (32 vector lanes; host
 // backends run the 32 lanes in turn) and takes one item: with L lanes per row,
 // lane l works on row l / L of the item and entries l % L, l % L + L, ... of it,
 // the partial sums meet in team scratch, and lane g adds the L partials of row
-// g. Items of a warp's bin (L = 32, one row) reduce across the lanes instead.
-// The two barriers per column are reached by every thread of the team, whatever
-// bin its item is in.
+// g. Items of a warp's bin (L = 32, one row) reduce across the lanes instead,
+// and the warps of a team row each reduce a slice and meet in scratch. The two
+// barriers per column are reached by every thread of the team, whatever bin
+// its item is in.
 template <class Value, class Device, class XView, class YView>
 struct DcsrBinnedProduct {
   using execution_space = typename Device::execution_space;
@@ -145,19 +224,34 @@ struct DcsrBinnedProduct {
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& member) const {
-    const int item = member.league_rank() * member.team_size() + member.team_rank();
-    const bool live = item < items.items();
+    const int team_size = member.team_size();
+    const int item = member.league_rank() * team_size + member.team_rank();
     int slot = 0;
-    while (live && slot + 1 < items.used && item >= items.first_item[slot + 1]) ++slot;
-    const int lanes = live ? items.lanes[slot] : 1;
+    while (slot + 1 < items.used && item >= items.first_item[slot + 1]) ++slot;
+    const bool in_range = item < items.items();
+    const bool team_bin = in_range && slot >= items.team_from;
+    const int lanes = in_range ? items.lanes[slot] : 1;
     const int rows_per_item = warp / lanes;
-    const int first = live ? items.first_row[slot] + (item - items.first_item[slot]) * rows_per_item : 0;
-    const int end = live ? items.first_row[slot + 1] : 0;
-    const scratch_view partial(member.team_scratch(0), member.team_size() * warp);
+    const int offset = item - items.first_item[slot];
+    const int first = !in_range ? 0 : items.first_row[slot] + (team_bin ? offset / team_size : offset * rows_per_item);
+    const int end = in_range ? items.first_row[slot + 1] : 0;
+    // Items past the last and the padding before the first team bin (counted in the bin before) are idle.
+    const bool live = first < end;
+    const bool team_row = live && team_bin;
+    const scratch_view partial(member.team_scratch(0), team_size * warp);
     Value* mine = partial.data() + member.team_rank() * warp;
     const std::size_t columns = YView::rank == 1 ? 1 : y.extent(YView::rank - 1);
     for (std::size_t j = 0; j < columns; ++j) {
-      if (live && lanes == warp) {
+      if (team_row) {
+        // Warp w of the team takes entries w * 32 + t, stepping by the team's width.
+        const int r = rows(first);
+        Value sum = Value(0);
+        Kokkos::parallel_reduce(
+            Kokkos::ThreadVectorRange(member, warp),
+            [&](const int t, Value& acc) { acc += row_part(r, member.team_rank() * warp + t, team_size * warp, j); },
+            sum);
+        Kokkos::single(Kokkos::PerThread(member), [&]() { mine[0] = sum; });
+      } else if (live && lanes == warp) {
         const int r = rows(first);
         Value sum = Value(0);
         Kokkos::parallel_reduce(
@@ -171,7 +265,15 @@ struct DcsrBinnedProduct {
         });
       }
       member.team_barrier();
-      if (live && lanes < warp) {
+      if (team_row) {
+        if (member.team_rank() == 0) {
+          Kokkos::single(Kokkos::PerThread(member), [&]() {
+            Value sum = Value(0);
+            for (int w = 0; w < team_size; ++w) sum += partial(w * warp);
+            store(rows(first), j, sum);
+          });
+        }
+      } else if (live && lanes < warp) {
         Kokkos::parallel_for(Kokkos::ThreadVectorRange(member, rows_per_item), [&](const int g) {
           const int position = first + g;
           if (position >= end) return;
@@ -192,7 +294,7 @@ void launch_dcsr_binned(const ExecSpace& space, const DcsrView<Value, Device>& A
   if (items.items() == 0) return;
   using Functor = DcsrBinnedProduct<Value, Device, XView, YView>;
   constexpr bool host = runs_on_host<ExecSpace>;
-  const int team_size = host ? 1 : 4;  // warps per team on devices
+  const int team_size = items.team_size;
   const int league = (items.items() + team_size - 1) / team_size;
   const auto policy = Kokkos::TeamPolicy<ExecSpace>(space, league, team_size, host ? 1 : Functor::warp)
                           .set_scratch_size(0, Kokkos::PerTeam(Functor::scratch_bytes(team_size)));
@@ -257,21 +359,48 @@ struct SpmvFormat<ExecSpace, DcsrMatrix<Value, Device>> {
   static index_type cols(const matrix_type& A) { return A.num_cols(); }
 
   struct State {
-    bool binned = false;
-    int lanes = 1;                        // row_vectors
-    DcsrRowBins<Device> bins;             // binned_rows: rows listed bin after bin
-    DcsrBinItems items;                   // binned_rows: the work items over the bins
+    bool binned = false;        // binned_rows asked for
+    bool bins_used = false;     // binned_rows: the binned launch runs (else the row kernel, as binning would not pay)
+    int lanes = 1;              // the row kernel's lanes
+    DcsrRowBins<Device> bins;   // binned_rows: rows listed bin after bin
+    DcsrBinItems items;         // binned_rows: the work items over the bins
+    DcsrRowGrowth growth_seen;  // binned_rows: the matrix's row moves when it was binned
+    int top_bin = 0;            // binned_rows: the longest rows' bin then
   };
 
   static void analyze(const ExecSpace& space, const SpmvSettings& s, const matrix_type& A, State& state) {
     state.binned = s.algorithm == SpmvAlgorithm::binned_rows;
-    if (!state.binned) {
-      state.lanes = row_lanes(s.lanes, A.nnz(), A.num_rows());
-      return;
-    }
+    state.lanes = row_lanes(state.binned ? 0 : s.lanes, A.nnz(), A.num_rows());
+    if (!state.binned) return;
     // Binned on the caller's instance, in order with its work: the products come after it there.
     dcsr_bin_rows(space, A.view().row_sizes, state.bins);
-    state.items = dcsr_bin_items(state.bins.offsets);
+    state.items = dcsr_bin_items(state.bins.offsets, state.bins.entries, !runs_on_host<ExecSpace>);
+    state.bins_used =
+        s.bin_always || dcsr_binning_pays(state.items, state.bins.offsets, state.bins.entries, state.lanes);
+    state.growth_seen = A.row_growth();
+    state.top_bin = state.bins.top_bin();
+  }
+
+  // SpmvHandle::reanalyze of the same matrix. The row kernel's lanes follow the mean row length;
+  // the bins are kept while they still fit: fewer than 5% of the rows have changed bin since
+  // the binning, and no row has grown past the longest rows' bin. A row in an old bin is still
+  // multiplied, right, with its old bin's lanes (the kernels read lengths at product time),
+  // lanes for lengths at most a bin off; a product's time follows its deepest rows, which the
+  // second condition watches. Rebinning costs a tally, a host wait and a compaction, a fifth
+  // of an update step of a small matrix (docs/PERFORMANCE.md, Dynamic CSR).
+  static void refit(const ExecSpace& space, const SpmvSettings& s, const matrix_type& A, State& state) {
+    if (!state.binned || static_cast<index_type>(state.bins.rows.extent(0)) != A.num_rows()) {
+      analyze(space, s, A, state);
+      return;
+    }
+    const DcsrRowGrowth& now = A.row_growth();
+    const index_type moved = now.rows_changing_bin - state.growth_seen.rows_changing_bin;
+    const bool longer = dcsr_length_bin(now.longest_moving_row) > state.top_bin;
+    if (moved * 20 >= A.num_rows() || longer) {
+      analyze(space, s, A, state);
+      return;
+    }
+    state.lanes = row_lanes(0, A.nnz(), A.num_rows());
   }
 
   template <class XView, class YView>
@@ -286,7 +415,7 @@ struct SpmvFormat<ExecSpace, DcsrMatrix<Value, Device>> {
     STRATA_REQUIRE(!state.binned || static_cast<index_type>(state.bins.rows.extent(0)) == A.num_rows(),
                    "strata::spmv (DCSR binned_rows): binned for " + std::to_string(state.bins.rows.extent(0)) +
                        " rows, the matrix has " + std::to_string(A.num_rows()));
-    if (!state.binned) {
+    if (!state.bins_used) {
       launch_dcsr_rows(space, A.view(), alpha, x, beta, y, state.lanes, conjugate);
       return;
     }
@@ -296,8 +425,13 @@ struct SpmvFormat<ExecSpace, DcsrMatrix<Value, Device>> {
 
   static std::string describe(const SpmvSettings&, const State& state) {
     if (!state.binned) return "row_vectors(lanes=" + std::to_string(state.lanes) + ")";
-    return "binned_rows(" + std::to_string(state.items.used) + " bins, " + std::to_string(state.items.items()) +
-           " items, one launch)";
+    const std::string bins = std::to_string(state.items.used) + " bins";
+    if (!state.bins_used) {
+      return "binned_rows(" + bins + ", binning would not pay: row kernel, lanes=" + std::to_string(state.lanes) + ")";
+    }
+    const int team_bins = state.items.used - state.items.team_from;
+    return "binned_rows(" + bins + (team_bins > 0 ? " (" + std::to_string(team_bins) + " of team rows)" : "") + ", " +
+           std::to_string(state.items.items()) + " items, one launch)";
   }
 };
 

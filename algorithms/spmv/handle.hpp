@@ -10,7 +10,9 @@
 // (algorithms/spmv/<format>.hpp), which supplies:
 //   name, supports(algorithm), algorithm_list, check_settings(settings),
 //   check_mode(settings, mode), identity(A), rows(A), cols(A),
-//   State, analyze(space, settings, A, state), apply(...), describe(settings, state).
+//   State, analyze(space, settings, A, state), apply(...), describe(settings, state),
+// and optionally refit(space, settings, A, state): what reanalyze of the same
+// matrix does instead of a new analysis (DCSR keeps bins that still fit).
 #include <strata/algorithms/spmv/algorithm.hpp>
 #include <strata/algorithms/spmv/mode.hpp>
 #include <strata/core/error.hpp>
@@ -36,6 +38,7 @@ struct SpmvSettings {
   bool autotune = false;       // COO load_balanced: time a ladder of omega on first use
   int lanes = 0;               // CSR and DCSR row_vectors: vector lanes per row, 1-32 (power of two);
                                // 0 = from the mean row length (core/row_teams.cpp)
+  bool bin_always = false;     // DCSR binned_rows: the binned launch even where binning would not pay
 };
 
 // Which matrix a handle was analysed for: the address of storage the matrix
@@ -84,6 +87,11 @@ inline void check_row_lanes(const char* format, const SpmvSettings& s, bool row_
                  std::string("strata::SpmvHandle<") + format + ">: lanes must be " + valid_row_lanes_list + " (0 = from the "
                      "mean row length), got " + std::to_string(s.lanes));
 }
+
+template <class Format, class = void>
+struct has_refit : std::false_type {};
+template <class Format>
+struct has_refit<Format, std::void_t<decltype(&Format::refit)>> : std::true_type {};
 
 }  // namespace Impl
 
@@ -138,11 +146,19 @@ class SpmvHandle {
     s.lanes = lanes;
     set_settings(s);
   }
+  void set_bin_always(bool on) {
+    SpmvSettings s = settings_;
+    s.bin_always = on;
+    set_settings(s);
+  }
   void set_settings(const SpmvSettings& s) {
     STRATA_REQUIRE(format::supports(s.algorithm), std::string("strata::SpmvHandle<") + format::name +
                                                       ">: algorithm " + to_string(s.algorithm) +
                                                       " does not apply to this format (available here: " +
                                                       format::algorithm_list() + ")");
+    STRATA_REQUIRE(!s.bin_always || s.algorithm == SpmvAlgorithm::binned_rows,
+                   std::string("strata::SpmvHandle<") + format::name +
+                       ">: bin_always is an option of binned_rows, not of " + to_string(s.algorithm));
     format::check_settings(s);
     settings_ = s;
     state_.reset();
@@ -175,8 +191,16 @@ class SpmvHandle {
   }
 
   // Binds the handle to A and redoes the analysis now (after a DCSR matrix
-  // has changed shape, or to move the handle to another matrix).
+  // has changed shape, or to move the handle to another matrix). For the
+  // matrix it is bound to, a format may refit its analysis instead, keeping
+  // what still holds (DCSR binned_rows keeps bins that still fit).
   void reanalyze(const ExecSpace& space, const Matrix& A) {
+    if constexpr (Impl::has_refit<format>::value) {
+      if (state_ && bound_ && format::identity(A) == identity_) {
+        format::refit(space, settings_, A, *state_);
+        return;
+      }
+    }
     state_.reset();
     bound_ = false;
     prepare(space, A);

@@ -1,22 +1,32 @@
 #pragma once
 // A batch of (row, col, value) entries on the device, checked against the
-// matrix bounds and grouped by row (a counting sort: count, prefix sum,
-// scatter), as DCSR insertion and the CSR-rebuild baseline consume it.
+// matrix bounds and grouped by row, as DCSR insertion and the CSR-rebuild
+// baseline consume it: a counting sort (count, place the rows' groups,
+// scatter). The baseline needs the groups in row order with an offset for
+// every row (a prefix sum over the rows: two launches over the whole matrix);
+// DCSR only needs each touched row's group somewhere, so the touched rows
+// reserve theirs with one atomic each (one launch over the touched rows).
 //
 // The grouping runs in scratch kept from one batch to the next
 // (DcsrBatchWorkspace) and sends nothing back to the host: the entry found
 // outside the matrix and the number of touched rows land in control words
 // that the caller reads once, with whatever else it needs from the device.
+// The last kernel the caller queues copies the words into pinned host memory
+// (mirror_control), so reading them is a wait for the stream, not a copy
+// after it: a device-to-host copy queued behind a kernel started 6-9 us after
+// the kernel ended (Nsight Systems, H200), most of what a read cost.
 // A batch of a small matrix used to cost a dozen allocations and four host
 // waits, most of an update step (docs/PERFORMANCE.md, Dynamic CSR).
 // Kernels are named functors, not extended lambdas: see docs/BACKENDS.md, "Extended lambdas".
 #include <strata/core/error.hpp>
 #include <strata/core/index.hpp>
+#include <strata/core/kokkos_compat.hpp>
 
 #include <Kokkos_Core.hpp>
 
 #include <climits>
 #include <string>
+#include <utility>
 
 namespace strata::Impl {
 
@@ -34,6 +44,9 @@ enum DcsrControlWord : int {
   dcsr_blocked_rows,         // touched rows whose segments are all in use
   dcsr_allocated,            // the pool's bump pointer when the plan ran
   dcsr_fresh_entries,        // entries the batch adds (the rest sum into existing ones)
+  dcsr_grouped_entries,      // entries whose group is placed: the touched rows' reservation cursor
+  dcsr_rows_changing_bin,    // touched rows whose length moves to another ADCSR length bin
+  dcsr_longest_moving_row,   // the longest of their new lengths
   dcsr_control_words
 };
 
@@ -41,6 +54,23 @@ enum DcsrControlWord : int {
 KOKKOS_INLINE_FUNCTION void dcsr_add_request(dcsr_word* words, dcsr_word slots) {
   const dcsr_word before = Kokkos::atomic_fetch_add(&words[dcsr_total_request], slots);
   if (before > ~dcsr_word{0} - slots) Kokkos::atomic_add(&words[dcsr_total_request_high], dcsr_word{1});
+}
+
+// Whether a plan left in `w` fits the pool of `capacity` entries: no entry outside the matrix,
+// no touched row out of segments, and the requested slots within what the bump pointer had
+// left. The insertion's apply kernel tests it on the device, the host after its one read.
+KOKKOS_INLINE_FUNCTION bool dcsr_plan_fits(const dcsr_word* w, long long capacity) {
+  const unsigned long long request =
+      (static_cast<unsigned long long>(w[dcsr_total_request_high]) << 32) | w[dcsr_total_request];
+  return w[dcsr_first_bad_entry] == UINT_MAX && w[dcsr_blocked_rows] == 0 &&
+         static_cast<long long>(request) <= capacity - static_cast<long long>(w[dcsr_allocated]);
+}
+
+// The words as they stand, into the host's pinned copy (from one thread).
+template <class Device>
+KOKKOS_INLINE_FUNCTION void mirror_control(const Kokkos::View<dcsr_word*, Device>& control,
+                                           const Kokkos::View<dcsr_word*, compat::pinned_host_space>& host) {
+  for (int w = 0; w < dcsr_control_words; ++w) host(w) = control(w);
 }
 
 // Sets the accumulated control words to their state between batches; with
@@ -57,6 +87,9 @@ struct DcsrResetControl {
     control(dcsr_total_request_high) = 0;
     control(dcsr_blocked_rows) = 0;
     control(dcsr_fresh_entries) = 0;
+    control(dcsr_grouped_entries) = 0;
+    control(dcsr_rows_changing_bin) = 0;
+    control(dcsr_longest_moving_row) = 0;
   }
 };
 
@@ -73,20 +106,28 @@ template <class RowView, class ColView>
 
 // Scratch for grouping batches of one matrix, grown when a batch or the matrix
 // needs more and otherwise reused. Invariant between batches: counts are zero,
-// and so are the accumulated control words (first_bad_entry: UINT_MAX).
+// and so are the accumulated control words of the current set (first_bad_entry:
+// UINT_MAX). There are two sets, used by alternate batches: a batch's first
+// kernel clears the set the next batch will use, so that the host reads a
+// batch's words after its last kernel and nothing has to clear them after.
 template <class Device>
 struct DcsrBatchWorkspace {
   using ExecSpace = typename Device::execution_space;
+  static_assert(Kokkos::SpaceAccessibility<ExecSpace, compat::pinned_host_space>::accessible,
+                "DcsrBatchWorkspace: the kernels write the control words into pinned host memory");
   Kokkos::View<int*, Device> counts;       // per row; zero between batches
-  Kokkos::View<int*, Device> offsets;      // num_rows + 1
-  Kokkos::View<int*, Device> active_rows;  // num_rows
+  Kokkos::View<int*, Device> offsets;      // num_rows + 1: where each row's group starts
+  Kokkos::View<int*, Device> active_rows;  // num_rows: the touched rows, in no particular order
+  Kokkos::View<int*, Device> group_begin;  // num_rows, per touched row: its group in cols/source
+  Kokkos::View<int*, Device> group_end;
   Kokkos::View<int*, Device> cols;         // batch capacity: columns grouped by row
   Kokkos::View<int*, Device> source;       // batch capacity: batch index of each grouped entry
   Kokkos::View<int*, Device> match;        // batch capacity: pool index a grouped entry sums into, or -1
   Kokkos::View<int*, Device> new_count;    // per touched row
   Kokkos::View<int*, Device> request;      // per touched row: slots of its new segment, 0 if none
-  Kokkos::View<dcsr_word*, Device> control;
-  typename Kokkos::View<dcsr_word*, Device>::HostMirror control_host;
+  Kokkos::View<dcsr_word*, Device> control;                          // this batch's set
+  Kokkos::View<dcsr_word*, Device> next_control;                     // the next batch's, cleared by this batch
+  Kokkos::View<dcsr_word*, compat::pinned_host_space> control_host;  // written by the device: mirror_control
 
   // Room for a batch of `entries` entries into `rows` rows.
   void prepare(int rows, int entries) {
@@ -95,8 +136,12 @@ struct DcsrBatchWorkspace {
       offsets =
           Kokkos::View<int*, Device>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::dcsr::batch_offsets"),
                                      static_cast<std::size_t>(rows) + 1);
-      active_rows = Kokkos::View<int*, Device>(
-          Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::dcsr::active_rows"), rows);
+      const auto per_row = [rows](const std::string& label) {
+        return Kokkos::View<int*, Device>(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), rows);
+      };
+      active_rows = per_row("strata::dcsr::active_rows");
+      group_begin = per_row("strata::dcsr::group_begin");
+      group_end = per_row("strata::dcsr::group_end");
       invariant_holds = false;
     }
     if (static_cast<int>(cols.extent(0)) < entries) {
@@ -111,7 +156,9 @@ struct DcsrBatchWorkspace {
     }
     if (control.extent(0) == 0) {
       control = Kokkos::View<dcsr_word*, Device>("strata::dcsr::control", dcsr_control_words);
-      control_host = Kokkos::create_mirror_view(control);
+      next_control = Kokkos::View<dcsr_word*, Device>("strata::dcsr::next_control", dcsr_control_words);
+      control_host =
+          Kokkos::View<dcsr_word*, compat::pinned_host_space>("strata::dcsr::control_host", dcsr_control_words);
       invariant_holds = false;
     }
     if (!invariant_holds) {
@@ -127,15 +174,13 @@ struct DcsrBatchWorkspace {
                          DcsrResetControl<Device>{control, keep_active_rows});
   }
 
-  // The one host wait of a batch: every control word, after the work queued before it.
-  void read_control() { Kokkos::deep_copy(control_host, control); }
+  // The one host wait of a batch: the work queued so far (on the default instance, where the
+  // batch's kernels run), whose last kernel mirrored the current words to control_host.
+  void wait_for_control() const { ExecSpace().fence(); }
 
-  // What the last read_control() brought back.
+  // What the last kernel before wait_for_control() mirrored.
   index_type word(DcsrControlWord w) const { return static_cast<index_type>(control_host(w)); }
-  index_type total_request() const {
-    return static_cast<index_type>((static_cast<unsigned long long>(control_host(dcsr_total_request_high)) << 32) |
-                                   control_host(dcsr_total_request));
-  }
+  bool plan_fits(index_type capacity) const { return dcsr_plan_fits(control_host.data(), capacity); }
 
   // Throws strata::Error naming the batch's first entry outside the matrix, if the grouping found one.
   template <class RowView, class ColView>
@@ -146,9 +191,12 @@ struct DcsrBatchWorkspace {
     }
   }
 
-  // The batch went through: the counts are back at zero and the accumulated words are reset
-  // (by the insertion's apply kernel, or by reset_control() after a grouping alone).
-  void batch_completed() { invariant_holds = true; }
+  // The batch went through: the counts are back at zero, and the next set of words (cleared by
+  // the batch's count kernel) becomes the current one.
+  void batch_completed() {
+    std::swap(control, next_control);
+    invariant_holds = true;
+  }
 
  private:
   bool invariant_holds = false;  // false until set up, and after a batch that stopped half way
@@ -156,10 +204,14 @@ struct DcsrBatchWorkspace {
 
 template <class Device>
 struct DcsrBatchByRow {
-  Kokkos::View<int*, Device> offsets;      // num_rows + 1
   Kokkos::View<int*, Device> cols;         // batch columns grouped by row
   Kokkos::View<int*, Device> source;       // batch index of each grouped entry
   Kokkos::View<int*, Device> active_rows;  // rows with at least one batch entry
+  // Grouped in row order: a row map (num_rows + 1). Grouped by touched row: empty.
+  Kokkos::View<int*, Device> offsets;
+  // Grouped by touched row: touched row a's group is [group_begin(a), group_end(a)). In row order: empty.
+  Kokkos::View<int*, Device> group_begin;
+  Kokkos::View<int*, Device> group_end;
   Kokkos::View<dcsr_word*, Device> control;
   int num_active = 0;    // known on the host once the control words are read
   int active_bound = 0;  // what num_active cannot exceed: launches before the read use it
@@ -204,12 +256,14 @@ struct DcsrBatchCountRows {
   Kokkos::View<int*, Device> counts;
   Kokkos::View<int*, Device> active;
   Kokkos::View<dcsr_word*, Device> control;
+  Kokkos::View<dcsr_word*, Device> next_control;  // cleared by entry 0 for the next batch
   RowView rows;
   ColView cols;
   int num_rows;
   int num_cols;
 
   KOKKOS_INLINE_FUNCTION void operator()(const int i) const {
+    if (i == 0) DcsrResetControl<Device>{next_control, false}(0);
     if (dcsr_batch_entry_inside(rows, cols, i, num_rows, num_cols)) {
       const int r = static_cast<int>(rows(i));
       if (Kokkos::atomic_fetch_add(&counts(r), 1) == 0) {
@@ -234,6 +288,30 @@ struct DcsrBatchRowOffsets {
   }
 };
 
+// The touched row a reserves its group: one atomic on the reservation cursor, no pass over the
+// untouched rows. Threads past the touched rows (the launch is sized before the host knows
+// their number) return at once.
+template <class Device>
+struct DcsrBatchReserveGroups {
+  Kokkos::View<int*, Device> counts;
+  Kokkos::View<int*, Device> active;
+  Kokkos::View<int*, Device> offsets;
+  Kokkos::View<int*, Device> group_begin;
+  Kokkos::View<int*, Device> group_end;
+  Kokkos::View<dcsr_word*, Device> control;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int a) const {
+    if (static_cast<dcsr_word>(a) >= control(dcsr_active_rows)) return;
+    const int r = active(a);
+    const int count = counts(r);
+    const int begin =
+        static_cast<int>(Kokkos::atomic_fetch_add(&control(dcsr_grouped_entries), static_cast<dcsr_word>(count)));
+    offsets(r) = begin;
+    group_begin(a) = begin;
+    group_end(a) = begin + count;
+  }
+};
+
 // Places each entry inside the matrix in its row's range, counting the row's count back down to
 // zero (the workspace's invariant); an entry starts without a match.
 template <class Device, class RowView, class ColView>
@@ -245,10 +323,13 @@ struct DcsrBatchScatter {
   Kokkos::View<int*, Device> grouped_cols;
   Kokkos::View<int*, Device> source;
   Kokkos::View<int*, Device> match;
+  Kokkos::View<dcsr_word*, Device> control;  // mirrored by entry 0: the grouping's words are final
+  Kokkos::View<dcsr_word*, compat::pinned_host_space> control_host;
   int num_rows;
   int num_cols;
 
   KOKKOS_INLINE_FUNCTION void operator()(const int i) const {
+    if (i == 0) mirror_control(control, control_host);
     if (!dcsr_batch_entry_inside(rows, cols, i, num_rows, num_cols)) return;
     const int r = static_cast<int>(rows(i));
     const int at = offsets(r) + Kokkos::atomic_fetch_add(&counts(r), -1) - 1;
@@ -258,29 +339,67 @@ struct DcsrBatchScatter {
   }
 };
 
-// Groups the batch by row in `ws` (prepared for it) with three launches and no host wait.
-// Entries outside the matrix are left out and the least such index is left in
-// control(dcsr_first_bad_entry): the caller reads it before using the grouping.
 template <class Device, class RowView, class ColView>
-DcsrBatchByRow<Device> group_batch_by_row(DcsrBatchWorkspace<Device>& ws, int num_rows, int num_cols,
+void count_batch_rows(DcsrBatchWorkspace<Device>& ws, int num_rows, int num_cols, const RowView& rows,
+                      const ColView& cols) {
+  using ExecSpace = typename Device::execution_space;
+  Kokkos::parallel_for("strata::dcsr::batch_count", Kokkos::RangePolicy<ExecSpace>(0, static_cast<int>(rows.extent(0))),
+                       DcsrBatchCountRows<Device, RowView, ColView>{ws.counts, ws.active_rows, ws.control,
+                                                                    ws.next_control, rows, cols, num_rows, num_cols});
+}
+
+template <class Device, class RowView, class ColView>
+DcsrBatchByRow<Device> scatter_batch_rows(DcsrBatchWorkspace<Device>& ws, int num_rows, int num_cols,
                                           const RowView& rows, const ColView& cols) {
   using ExecSpace = typename Device::execution_space;
   const int n = static_cast<int>(rows.extent(0));
-  Kokkos::parallel_for("strata::dcsr::batch_count", Kokkos::RangePolicy<ExecSpace>(0, n),
-                       DcsrBatchCountRows<Device, RowView, ColView>{ws.counts, ws.active_rows, ws.control, rows, cols,
-                                                                    num_rows, num_cols});
-  Kokkos::parallel_scan("strata::dcsr::batch_offsets", Kokkos::RangePolicy<ExecSpace>(0, num_rows + 1),
-                        DcsrBatchRowOffsets<Device>{ws.counts, ws.offsets, num_rows});
-  Kokkos::parallel_for("strata::dcsr::batch_scatter", Kokkos::RangePolicy<ExecSpace>(0, n),
-                       DcsrBatchScatter<Device, RowView, ColView>{rows, cols, ws.counts, ws.offsets, ws.cols, ws.source,
-                                                                  ws.match, num_rows, num_cols});
+  Kokkos::parallel_for(
+      "strata::dcsr::batch_scatter", Kokkos::RangePolicy<ExecSpace>(0, n),
+      DcsrBatchScatter<Device, RowView, ColView>{rows, cols, ws.counts, ws.offsets, ws.cols, ws.source, ws.match,
+                                                 ws.control, ws.control_host, num_rows, num_cols});
   DcsrBatchByRow<Device> g;
-  g.offsets = ws.offsets;
   g.cols = Kokkos::subview(ws.cols, std::make_pair(0, n));
   g.source = Kokkos::subview(ws.source, std::make_pair(0, n));
   g.active_rows = ws.active_rows;
   g.control = ws.control;
   g.active_bound = n < num_rows ? n : num_rows;
+  return g;
+}
+
+// Groups the batch by row in `ws` (prepared for it) in row order: offsets(r)
+// for every row, offsets(num_rows) the total, as a CSR row map (the CSR-rebuild
+// baseline). Four launches (Kokkos's scan takes two) and no host wait; entries
+// outside the matrix are left out and the least such index is left in
+// control(dcsr_first_bad_entry): the caller reads it before using the grouping.
+template <class Device, class RowView, class ColView>
+DcsrBatchByRow<Device> group_batch_in_row_order(DcsrBatchWorkspace<Device>& ws, int num_rows, int num_cols,
+                                                const RowView& rows, const ColView& cols) {
+  using ExecSpace = typename Device::execution_space;
+  count_batch_rows(ws, num_rows, num_cols, rows, cols);
+  Kokkos::parallel_scan("strata::dcsr::batch_offsets", Kokkos::RangePolicy<ExecSpace>(0, num_rows + 1),
+                        DcsrBatchRowOffsets<Device>{ws.counts, ws.offsets, num_rows});
+  auto g = scatter_batch_rows(ws, num_rows, num_cols, rows, cols);
+  g.offsets = ws.offsets;
+  return g;
+}
+
+// Groups the batch by touched row in `ws` (prepared for it): touched row a's
+// entries are [group_begin(a), group_end(a)), the groups in no particular
+// order, and offsets(r) is meaningful for touched rows only. Three launches,
+// none of them over the untouched rows, and no host wait; entries outside the
+// matrix are handled as by group_batch_in_row_order.
+template <class Device, class RowView, class ColView>
+DcsrBatchByRow<Device> group_batch_by_touched_row(DcsrBatchWorkspace<Device>& ws, int num_rows, int num_cols,
+                                                  const RowView& rows, const ColView& cols) {
+  using ExecSpace = typename Device::execution_space;
+  const int n = static_cast<int>(rows.extent(0));
+  count_batch_rows(ws, num_rows, num_cols, rows, cols);
+  Kokkos::parallel_for(
+      "strata::dcsr::batch_reserve_groups", Kokkos::RangePolicy<ExecSpace>(0, n < num_rows ? n : num_rows),
+      DcsrBatchReserveGroups<Device>{ws.counts, ws.active_rows, ws.offsets, ws.group_begin, ws.group_end, ws.control});
+  auto g = scatter_batch_rows(ws, num_rows, num_cols, rows, cols);
+  g.group_begin = ws.group_begin;
+  g.group_end = ws.group_end;
   return g;
 }
 

@@ -3,6 +3,7 @@
 // segment (no sort); rows may be placed grouped by length, which the ADCSR
 // bins then read contiguously.
 // Kernels are named functors, not extended lambdas: see docs/BACKENDS.md, "Extended lambdas".
+#include <strata/core/row_teams.hpp>
 #include <strata/formats/dcsr/dcsr_matrix.hpp>
 #include <strata/formats/dcsr/dcsr_rows.hpp>
 

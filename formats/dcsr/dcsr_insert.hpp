@@ -11,6 +11,7 @@
 #include <strata/core/runs_on_host.hpp>
 #include <strata/formats/dcsr/dcsr_batch.hpp>
 #include <strata/formats/dcsr/dcsr_defragment.hpp>
+#include <strata/formats/dcsr/dcsr_rows.hpp>
 
 #include <type_traits>
 
@@ -36,16 +37,21 @@ Kokkos::TeamPolicy<ExecSpace> row_team_policy(int rows, int device_team_size) {
 
 // Per touched row: how many new entries it gets (new_count), the segment it
 // asks for (request), and, under the sum policy, which existing entry each
-// batch column sums into (match). Teams past the touched rows (the launch is
-// sized before the host knows their number) return at once. The totals go to
-// the control words with the pool's bump pointer, for the host's one read.
+// batch column sums into (match), after sorting the row's batch columns (the
+// matching is a binary search; sorting here saves a launch). Teams past the
+// touched rows (the launch is sized before the host knows their number)
+// return at once. The totals go to the control words with the pool's bump
+// pointer, for the host's one read, and so do the rows whose length moves to
+// another ADCSR bin (what a binned SpMV handle's refit looks at).
 template <class Value, class Device>
 struct DcsrPlanRowInsert {
   using member_type = typename Kokkos::TeamPolicy<typename Device::execution_space>::member_type;
 
   DcsrView<Value, Device> A;
-  Kokkos::View<int*, Device> offsets;
+  Kokkos::View<int*, Device> group_begin;
+  Kokkos::View<int*, Device> group_end;
   Kokkos::View<int*, Device> gcols;
+  Kokkos::View<int*, Device> source;
   Kokkos::View<int*, Device> active;
   Kokkos::View<int*, Device> match;
   Kokkos::View<int*, Device> new_count;
@@ -59,13 +65,14 @@ struct DcsrPlanRowInsert {
     if (a == 0) Kokkos::single(Kokkos::PerTeam(member), [&]() { control(dcsr_allocated) = A.allocated(); });
     if (static_cast<dcsr_word>(a) >= control(dcsr_active_rows)) return;
     const int r = active(a);
-    const int begin = offsets(r);
-    const int end = offsets(r + 1);
+    const int begin = group_begin(a);
+    const int end = group_end(a);
     const int size = A.row_sizes(r);
     int fresh = end - begin;
     if (summing) {
-      // Columns are sorted within the row's batch; an existing entry claims
-      // the first batch entry of its column (one claim per column).
+      compat::team_sort_by_key(member, gcols.data() + begin, source.data() + begin, end - begin);
+      member.team_barrier();
+      // An existing entry claims the first batch entry of its column (one claim per column).
       Kokkos::parallel_for(Kokkos::TeamThreadRange(member, size), [&](const int p) {
         const int at = A.pool_index(r, p);
         const int c = A.cols(at);
@@ -98,6 +105,10 @@ struct DcsrPlanRowInsert {
         }
       }
       if (fresh > 0) Kokkos::atomic_add(&control(dcsr_fresh_entries), static_cast<dcsr_word>(fresh));
+      if (dcsr_length_bin(size + fresh) != dcsr_length_bin(size)) {
+        Kokkos::atomic_add(&control(dcsr_rows_changing_bin), dcsr_word{1});
+        Kokkos::atomic_fetch_max(&control(dcsr_longest_moving_row), static_cast<dcsr_word>(size + fresh));
+      }
     });
   }
 };
@@ -108,34 +119,8 @@ void plan_insert(const DcsrView<Value, Device>& A, const DcsrBatchByRow<Device>&
   using ExecSpace = typename Device::execution_space;
   light_weight_parallel_for(
       "strata::dcsr::insert_plan", row_team_policy<ExecSpace>(teams, 32),
-      DcsrPlanRowInsert<Value, Device>{A, g.offsets, g.cols, g.active_rows, ws.match, ws.new_count, ws.request,
-                                       ws.control, policy == DuplicatePolicy::sum, slack});
-}
-
-template <class Device>
-struct DcsrSortBatchRow {
-  using member_type = typename Kokkos::TeamPolicy<typename Device::execution_space>::member_type;
-
-  Kokkos::View<int*, Device> offsets;
-  Kokkos::View<int*, Device> gcols;
-  Kokkos::View<int*, Device> source;
-  Kokkos::View<int*, Device> active;
-  Kokkos::View<dcsr_word*, Device> control;
-
-  KOKKOS_INLINE_FUNCTION void operator()(const member_type& member) const {
-    if (static_cast<dcsr_word>(member.league_rank()) >= control(dcsr_active_rows)) return;
-    const int r = active(member.league_rank());
-    const int begin = offsets(r);
-    compat::team_sort_by_key(member, gcols.data() + begin, source.data() + begin, offsets(r + 1) - begin);
-  }
-};
-
-// Sorts every touched row's batch columns (the sum policy matches them by binary search).
-template <class Device>
-void sort_batch_rows(const DcsrBatchByRow<Device>& g) {
-  using ExecSpace = typename Device::execution_space;
-  Kokkos::parallel_for("strata::dcsr::insert_sort_rows", row_team_policy<ExecSpace>(g.active_bound, 64),
-                       DcsrSortBatchRow<Device>{g.offsets, g.cols, g.source, g.active_rows, g.control});
+      DcsrPlanRowInsert<Value, Device>{A, g.group_begin, g.group_end, g.cols, g.source, g.active_rows, ws.match,
+                                       ws.new_count, ws.request, ws.control, policy == DuplicatePolicy::sum, slack});
 }
 
 template <class Value, class Device, class ValueView>
@@ -143,7 +128,8 @@ struct DcsrApplyRowInsert {
   using member_type = typename Kokkos::TeamPolicy<typename Device::execution_space>::member_type;
 
   DcsrView<Value, Device> A;
-  Kokkos::View<int*, Device> offsets;
+  Kokkos::View<int*, Device> group_begin;
+  Kokkos::View<int*, Device> group_end;
   Kokkos::View<int*, Device> gcols;
   Kokkos::View<int*, Device> source;
   Kokkos::View<int*, Device> active;
@@ -151,20 +137,20 @@ struct DcsrApplyRowInsert {
   Kokkos::View<int*, Device> new_count;
   Kokkos::View<int*, Device> request;
   Kokkos::View<dcsr_word*, Device> control;
+  Kokkos::View<dcsr_word*, compat::pinned_host_space> control_host;  // the plan's words, mirrored by team 0
   ValueView batch_values;
   bool summing;
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& member) const {
     const int a = member.league_rank();
+    if (a == 0) Kokkos::single(Kokkos::PerTeam(member), [&]() { mirror_control(control, control_host); });
+    // Every team sees the same plan: nothing is written unless all of it fits.
+    if (static_cast<dcsr_word>(a) >= control(dcsr_active_rows) || !dcsr_plan_fits(control.data(), A.capacity)) return;
     const int r = active(a);
-    const int begin = offsets(r);
-    const int end = offsets(r + 1);
+    const int begin = group_begin(a);
+    const int end = group_end(a);
     const int size = A.row_sizes(r);
     Kokkos::single(Kokkos::PerTeam(member), [&]() {
-      if (a == 0) {
-        // The host has read the control words: back to their state between batches.
-        DcsrResetControl<Device>{control, false}(0);
-      }
       if (request(a) > 0) {
         const int s = A.used_segments(r);
         const int start = Kokkos::atomic_fetch_add(&A.allocated(), request(a));
@@ -201,14 +187,16 @@ struct DcsrApplyRowInsert {
   }
 };
 
+// Writes the plan into the pool if it fits (dcsr_plan_fits, tested on the device: the launch is
+// queued before the host has read the plan), for `teams` teams, at least the touched rows.
 template <class Value, class Device, class ValueView>
 void apply_insert(const DcsrView<Value, Device>& A, const DcsrBatchByRow<Device>& g, DcsrBatchWorkspace<Device>& ws,
-                  const ValueView& batch_values, DuplicatePolicy policy) {
+                  const ValueView& batch_values, DuplicatePolicy policy, int teams) {
   using ExecSpace = typename Device::execution_space;
-  light_weight_parallel_for("strata::dcsr::insert", row_team_policy<ExecSpace>(g.num_active, 32),
-                            DcsrApplyRowInsert<Value, Device, ValueView>{A, g.offsets, g.cols, g.source, g.active_rows,
-                                                                         ws.match, ws.new_count, ws.request, ws.control,
-                                                                         batch_values, policy == DuplicatePolicy::sum});
+  light_weight_parallel_for("strata::dcsr::insert", row_team_policy<ExecSpace>(teams, 32),
+                            DcsrApplyRowInsert<Value, Device, ValueView>{
+                                A, g.group_begin, g.group_end, g.cols, g.source, g.active_rows, ws.match, ws.new_count,
+                                ws.request, ws.control, ws.control_host, batch_values, policy == DuplicatePolicy::sum});
 }
 
 template <class Value, class Device>
@@ -264,13 +252,13 @@ void make_room(DcsrMatrix<Value, Device>& A, const DcsrBatchByRow<Device>& g, co
   }
 }
 
-// Kernels in the order they are queued, with the host's one wait where it falls:
-//   count + check, row offsets, scatter (the grouping), [sort rows,] plan, READ, apply.
-// The plan and the sort are launched for as many rows as the batch could touch;
-// the read gives the host the number it does touch, the entry outside the
-// matrix if any, and whether the pool has room. Without room (rare: a row out
-// of segments, the pool out of slots) the pool is rebuilt and the plan run
-// and read again.
+// Kernels in the order they are queued, then the host's one wait:
+//   count + check, reserve groups, scatter (the grouping), [sort +] plan, apply if it fits, READ.
+// Everything after the count is launched for as many rows as the batch could
+// touch; the apply writes nothing unless the plan fits (no entry outside the
+// matrix, room in the pool), so the read after it tells the host whether the
+// batch is in. Without room (rare: a row out of segments, the pool out of
+// slots) the pool is rebuilt and the plan and the apply run and are read again.
 template <class Value, class Device, class RowView, class ColView, class ValueView>
 void dcsr_insert(DcsrMatrix<Value, Device>& A, const RowView& rows, const ColView& cols, const ValueView& values,
                  DuplicatePolicy policy) {
@@ -284,32 +272,29 @@ void dcsr_insert(DcsrMatrix<Value, Device>& A, const RowView& rows, const ColVie
   const int n = static_cast<int>(rows.extent(0));
   auto& ws = A.batch_workspace();
   ws.prepare(A.num_rows(), n);
-  auto g = group_batch_by_row<Device>(ws, A.num_rows(), A.num_cols(), rows, cols);
-  if (policy == DuplicatePolicy::sum) sort_batch_rows(g);
+  auto g = group_batch_by_touched_row<Device>(ws, A.num_rows(), A.num_cols(), rows, cols);
   plan_insert(A.view(), g, ws, policy, slack, g.active_bound);
-  ws.read_control();
+  apply_insert(A.view(), g, ws, values, policy, g.active_bound);
+  ws.wait_for_control();
   ws.require_batch_inside(A.num_rows(), A.num_cols(), rows, cols, "dcsr_insert");
   g.num_active = static_cast<int>(ws.word(dcsr_active_rows));
-  const auto room_for_plan = [&]() {
-    return ws.word(dcsr_blocked_rows) == 0 && ws.total_request() <= A.capacity() - ws.word(dcsr_allocated);
-  };
-  if (!room_for_plan()) {
+  if (!ws.plan_fits(A.capacity())) {
+    // Nothing was written: rebuild the pool with room for the batch, then plan and apply again.
     make_room(A, g, ws, slack);
     // The first plan's matches point into the old pool.
     Kokkos::deep_copy(Kokkos::subview(ws.match, std::make_pair(0, n)), -1);
     ws.reset_control(/*keep_active_rows=*/true);
     plan_insert(A.view(), g, ws, policy, slack, g.num_active);
-    ws.read_control();
-    STRATA_REQUIRE(room_for_plan(), "dcsr_insert: internal error: the rebuilt pool has no room for the batch");
+    apply_insert(A.view(), g, ws, values, policy, g.num_active);
+    ws.wait_for_control();
+    STRATA_REQUIRE(ws.plan_fits(A.capacity()),
+                   "dcsr_insert: internal error: the rebuilt pool has no room for the batch");
   }
   const index_type fresh = ws.word(dcsr_fresh_entries);
-  if (g.num_active > 0) {
-    apply_insert(A.view(), g, ws, values, policy);  // also resets the control words
-  } else {
-    ws.reset_control();
-  }
+  const DcsrRowGrowth growth{ws.word(dcsr_rows_changing_bin), static_cast<int>(ws.word(dcsr_longest_moving_row))};
   ws.batch_completed();
   A.add_to_live_entries(fresh);
+  A.add_row_growth(growth);
 }
 
 }  // namespace Impl

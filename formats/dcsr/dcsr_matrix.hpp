@@ -117,6 +117,15 @@ struct DcsrCountSum {
 // The owning container. Construct with dcsr_blank / dcsr_from_csr /
 // dcsr_from_coo (dcsr_convert.hpp); modify with dcsr_insert and
 // dcsr_defragment.
+// How row lengths have moved between the ADCSR length bins (formats/dcsr/dcsr_rows.hpp) since
+// the matrix was made, as its insertions report them: the moves (a row moving twice counts
+// twice) and the longest length a moving row reached. A binned SpMV handle compares this with
+// what it saw when it binned the rows, to tell whether its bins still fit.
+struct DcsrRowGrowth {
+  index_type rows_changing_bin = 0;
+  int longest_moving_row = 0;
+};
+
 template <class Value, class Device>
 class DcsrMatrix {
  public:
@@ -178,15 +187,25 @@ class DcsrMatrix {
   void add_to_live_entries(index_type added) {
     if (shared_->live_entries >= 0) shared_->live_entries += added;
   }
+  void add_row_growth(const DcsrRowGrowth& g) {
+    shared_->row_growth.rows_changing_bin += g.rows_changing_bin;
+    if (g.longest_moving_row > shared_->row_growth.longest_moving_row) {
+      shared_->row_growth.longest_moving_row = g.longest_moving_row;
+    }
+  }
+
+  // The row moves between length bins reported by insertions so far.
+  const DcsrRowGrowth& row_growth() const { return shared_->row_growth; }
 
  private:
   view_type view_;
   DcsrParameters parameters_;
   // What copies share besides the Views: the identity, the live count once known (-1: not
-  // known) and the insertion scratch. Copies share one pool, so two of them must not be
-  // updated at once, as with the Views themselves.
+  // known), the row moves between length bins and the insertion scratch. Copies share one pool, so two of them must not
+  // be updated at once, as with the Views themselves.
   struct Shared {
     index_type live_entries = -1;
+    DcsrRowGrowth row_growth;
     Impl::DcsrBatchWorkspace<Device> batch_workspace;
   };
   std::shared_ptr<Shared> shared_ = std::make_shared<Shared>();

@@ -1,8 +1,10 @@
 #pragma once
-// The ADCSR length bins (the team shape of the row kernels is core/row_teams.hpp).
+// The ADCSR length bins: which bin a row length falls in, and the rows listed bin by bin
+// (the lanes a bin gets are the SpMV's choice: algorithms/spmv/dcsr.hpp).
 // Kernels are named functors, not extended lambdas: see docs/BACKENDS.md, "Extended lambdas".
 #include <strata/core/index.hpp>
-#include <strata/core/row_teams.hpp>
+#include <strata/core/kokkos_compat.hpp>
+#include <strata/core/runs_on_host.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -28,33 +30,61 @@ KOKKOS_INLINE_FUNCTION int dcsr_length_bin(int length) {
   return bin;
 }
 
-// Lanes per row for a bin: the row kernels' rule (lanes_for_mean_length, core/row_teams.cpp) at
-// the bin's typical length, 1.5 times its lower bound, so that ADCSR gives a row the lanes DCSR's
-// row kernel gives rows of that length. A lane per entry (the rule before) made ADCSR 1.2-1.4x
-// slower than DCSR on matrices of even rows (ch8-8-b3: 10 entries a row, 8 lanes against 4).
-inline int dcsr_bin_lanes(int bin) {
-  if (bin <= 0) return 1;
-  const double typical = bin == 1 ? 2.5 : (bin == 2 ? 6.0 : 1.5 * static_cast<double>(1LL << bin));
-  return lanes_for_mean_length(typical);
-}
-
 // Rows listed bin after bin, in index order within a bin; offsets[b] is the
-// first position of bin b (dcsr_length_bin_count + 1 entries). counts is the
-// binning's scratch, kept with the rows for the next binning.
+// first position of bin b (dcsr_length_bin_count + 1 entries) and entries[b]
+// the entries its rows hold. tallies and tallies_host are the binning's
+// scratch, kept with the rows for the next binning.
 template <class Device>
 struct DcsrRowBins {
   Kokkos::View<int*, Device> rows;
   std::vector<index_type> offsets;
-  Kokkos::View<int[dcsr_length_bin_count], Device> counts;
+  std::vector<index_type> entries;
+  Kokkos::View<int[2 * dcsr_length_bin_count], Device> tallies;  // rows per bin, then entries per bin
+  Kokkos::View<int[2 * dcsr_length_bin_count], compat::pinned_host_space> tallies_host;
+
+  index_type rows_in(int bin) const { return offsets[bin + 1] - offsets[bin]; }
+  int top_bin() const {
+    for (int b = dcsr_length_bin_count - 1; b > 0; --b) {
+      if (rows_in(b) > 0) return b;
+    }
+    return 0;
+  }
 };
 
+// Rows and entries per bin. A team tallies a block of rows in team scratch and adds its tallies
+// to the global ones once: one global atomic per row would put every row of a bin on one
+// address (a million rows of R-MAT 20, most of them in two bins). Lengths fit 32 bits: a DCSR
+// pool has 32-bit offsets.
 template <class Device>
-struct DcsrCountBinRows {
-  Kokkos::View<int[dcsr_length_bin_count], Device> counts;
+struct DcsrTallyBins {
+  using execution_space = typename Device::execution_space;
+  using member_type = typename Kokkos::TeamPolicy<execution_space>::member_type;
+  using scratch_view =
+      Kokkos::View<int*, typename execution_space::scratch_memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  static constexpr int words = 2 * dcsr_length_bin_count;
+  static constexpr int rows_per_team = 1024;  // four per thread: small matrices get several teams
+  Kokkos::View<int[words], Device> tallies;
   Kokkos::View<int*, Device> row_sizes;
+  int num_rows;
 
-  KOKKOS_INLINE_FUNCTION void operator()(const int r) const {
-    Kokkos::atomic_add(&counts(dcsr_length_bin(row_sizes(r))), 1);
+  static std::size_t scratch_bytes() { return scratch_view::shmem_size(words); }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type& member) const {
+    const scratch_view local(member.team_scratch(0), words);
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(member, words), [&](const int w) { local(w) = 0; });
+    member.team_barrier();
+    const int begin = member.league_rank() * rows_per_team;
+    const int end = begin + rows_per_team < num_rows ? begin + rows_per_team : num_rows;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(member, begin, end), [&](const int r) {
+      const int length = row_sizes(r);
+      const int bin = dcsr_length_bin(length);
+      Kokkos::atomic_add(&local(bin), 1);
+      Kokkos::atomic_add(&local(dcsr_length_bin_count + bin), length);
+    });
+    member.team_barrier();
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(member, words), [&](const int w) {
+      if (local(w) != 0) Kokkos::atomic_add(&tallies(w), local(w));
+    });
   }
 };
 
@@ -80,30 +110,38 @@ struct DcsrCompactBinRows {
 };
 
 // Bins the rows into `bins`, reusing its storage where it fits (a handle's
-// reanalysis after every update step allocates nothing). Every kernel runs on
-// `space`, in order with the caller's work there: the rows are ready for work
-// that `space` runs next or that waits on it. The host waits once, for the
-// bins' counts.
+// refit allocates nothing). Every kernel runs on `space`, in order with the
+// caller's work there: the rows are ready for work that `space` runs next or
+// that waits on it. The host waits once, for the bins' tallies.
 template <class ExecSpace, class Device>
 void dcsr_bin_rows(const ExecSpace& space, const Kokkos::View<int*, Device>& row_sizes, DcsrRowBins<Device>& bins) {
+  using Tally = DcsrTallyBins<Device>;
   const int n = static_cast<int>(row_sizes.extent(0));
-  if (bins.counts.data() == nullptr) {
-    bins.counts =
-        Kokkos::View<int[dcsr_length_bin_count], Device>(Kokkos::view_alloc(space, "strata::dcsr::bin_counts"));
+  if (bins.tallies.data() == nullptr) {
+    bins.tallies = decltype(bins.tallies)(Kokkos::view_alloc(space, "strata::dcsr::bin_tallies"));
+    bins.tallies_host = decltype(bins.tallies_host)("strata::dcsr::bin_tallies_host");
   } else {
-    Kokkos::deep_copy(space, bins.counts, 0);
+    Kokkos::deep_copy(space, bins.tallies, 0);
   }
-  Kokkos::parallel_for("strata::dcsr::count_bins", Kokkos::RangePolicy<ExecSpace>(space, 0, n),
-                       DcsrCountBinRows<Device>{bins.counts, row_sizes});
-  auto counts_h = Kokkos::create_mirror_view(Kokkos::HostSpace(), bins.counts);
-  Kokkos::deep_copy(space, counts_h, bins.counts);
+  if (n > 0) {
+    constexpr bool host = runs_on_host<ExecSpace>;
+    const int league = (n + Tally::rows_per_team - 1) / Tally::rows_per_team;
+    Kokkos::parallel_for("strata::dcsr::tally_bins",
+                         Kokkos::TeamPolicy<ExecSpace>(space, league, host ? 1 : 256)
+                             .set_scratch_size(0, Kokkos::PerTeam(Tally::scratch_bytes())),
+                         Tally{bins.tallies, row_sizes, n});
+  }
+  Kokkos::deep_copy(space, bins.tallies_host, bins.tallies);
   space.fence();
   bins.offsets.assign(dcsr_length_bin_count + 1, 0);
+  bins.entries.assign(dcsr_length_bin_count, 0);
   DcsrCompactBinRows<Device> compact{row_sizes, {}, {}, n};
   int used = 0;
   for (int b = 0; b < dcsr_length_bin_count; ++b) {
-    bins.offsets[b + 1] = bins.offsets[b] + counts_h(b);
-    if (counts_h(b) > 0) compact.bins[used++] = b;
+    const int count = bins.tallies_host(b);
+    bins.offsets[b + 1] = bins.offsets[b] + count;
+    bins.entries[b] = bins.tallies_host(dcsr_length_bin_count + b);
+    if (count > 0) compact.bins[used++] = b;
   }
   if (static_cast<int>(bins.rows.extent(0)) != n) {
     bins.rows = Kokkos::View<int*, Device>(

@@ -25,9 +25,12 @@ TYPED_TEST(DcsrSpmvTest, RowKernelMatchesReferenceEverywhere) {
   test::check_every_case<TypeParam, DcsrMatrix<TypeParam, DcsrDevice>>(make_dcsr<TypeParam>, s);
 }
 
+// ADCSR as it chooses (the binned launch or the row kernel), then always binned.
 TYPED_TEST(DcsrSpmvTest, BinnedKernelMatchesReferenceEverywhere) {
   SpmvSettings s;
   s.algorithm = SpmvAlgorithm::binned_rows;
+  test::check_every_case<TypeParam, DcsrMatrix<TypeParam, DcsrDevice>>(make_dcsr<TypeParam>, s);
+  s.bin_always = true;
   test::check_every_case<TypeParam, DcsrMatrix<TypeParam, DcsrDevice>>(make_dcsr<TypeParam>, s);
 }
 
@@ -40,9 +43,13 @@ template <class Value>
 void expect_both_kernels_match(const DcsrMatrix<Value, DcsrDevice>& A, const HostCsr<Value>& reference) {
   const Value alphas[] = {value_from<Value>(1.0, 0.0), value_from<Value>(-1.5, 0.5)};
   const Value betas[] = {value_from<Value>(0.0, 0.0), value_from<Value>(0.5, -2.0)};
-  for (SpmvAlgorithm a : {SpmvAlgorithm::row_vectors, SpmvAlgorithm::binned_rows}) {
-    SCOPED_TRACE(to_string(a));
-    test::ApiProduct<DcsrExec, DcsrMatrix<Value, DcsrDevice>> product{A, SpmvHandle<DcsrExec, DcsrMatrix<Value, DcsrDevice>>(a)};
+  for (const bool bin_always : {false, true}) {
+    SpmvSettings s;
+    s.algorithm = bin_always ? SpmvAlgorithm::binned_rows : SpmvAlgorithm::row_vectors;
+    s.bin_always = bin_always;
+    SCOPED_TRACE(to_string(s.algorithm));
+    test::ApiProduct<DcsrExec, DcsrMatrix<Value, DcsrDevice>> product{
+        A, SpmvHandle<DcsrExec, DcsrMatrix<Value, DcsrDevice>>(s)};
     for (const std::string mode : {"N", "T", "H"}) {
       for (const Value& alpha : alphas) {
         for (const Value& beta : betas) {
@@ -80,25 +87,36 @@ TYPED_TEST(DcsrSpmvTest, FragmentedAndDefragmentedMatchReference) {
 
 // ADCSR's one launch: rows of every length from 0 to 140 (bins 0 to 7, lanes 1 to 32), so
 // that items of different bins and lane counts share a team, bins end inside items, and the
-// last team is partly empty; then the same after insertions moved rows to other bins
-// (products before the reanalysis keep the old bins and must still be right).
+// last team is partly empty, and rows of 600 to 2100 entries (bins 9 to 11, a team per row on
+// devices, after padding to a team boundary); then the same after insertions moved rows to
+// other bins (products before the reanalysis keep the old bins and must still be right).
 TYPED_TEST(DcsrSpmvTest, BinnedKernelCoversEveryBinAndPartialItems) {
   using Value = TypeParam;
-  const index_type rows = 1003, cols = 300;
+  const index_type rows = 1003, cols = 2500;
   HostCoo<double> coo(rows, cols);
   for (index_type r = 0; r < rows; ++r) {
-    const index_type length = (r * 37) % 141;
+    index_type length = (r * 37) % 141;
+    if (r == 5 || r == 17 || r == 400) length = 600;
+    if (r == 6 || r == 900) length = 1100;
+    if (r == 7) length = 2100;
     for (index_type k = 0; k < length; ++k)
-      coo.push_back(r, (r + 2 * k) % cols, 0.25 * static_cast<double>(k % 7) - 0.5);
+      coo.push_back(r, (r + (length > 140 ? 1 : 2) * k) % cols, 0.25 * static_cast<double>(k % 7) - 0.5);
   }
   const auto start = test::test_values<Value>(to_csr(coo));
   auto A = make_dcsr<Value>(start);
-  SpmvHandle<DcsrExec, DcsrMatrix<Value, DcsrDevice>> handle(SpmvAlgorithm::binned_rows);
-  test::ApiProduct<DcsrExec, DcsrMatrix<Value, DcsrDevice>> product{A, std::move(handle)};
+  SpmvSettings settings;
+  settings.algorithm = SpmvAlgorithm::binned_rows;
+  settings.bin_always = true;
+  test::ApiProduct<DcsrExec, DcsrMatrix<Value, DcsrDevice>> product{
+      A, SpmvHandle<DcsrExec, DcsrMatrix<Value, DcsrDevice>>(settings)};
   const Value alpha = value_from<Value>(-1.5, 0.5), beta = value_from<Value>(0.5, -2.0);
   test::expect_spmv_matches_reference<Value, DcsrExec>(product, start, "N", alpha, beta, false);
   test::expect_spmv_matches_reference<Value, DcsrExec>(product, start, "N", alpha, beta, false, {3, false});
-  EXPECT_NE(product.handle.describe().find("8 bins"), std::string::npos) << product.handle.describe();
+  const std::string described = product.handle.describe();
+  EXPECT_NE(described.find("11 bins"), std::string::npos) << described;
+  if (!runs_on_host<DcsrExec>) {
+    EXPECT_NE(described.find("3 of team rows"), std::string::npos) << described;
+  }
 
   auto host_rows = test::rows_of(start);
   const auto batch =
@@ -111,6 +129,117 @@ TYPED_TEST(DcsrSpmvTest, BinnedKernelCoversEveryBinAndPartialItems) {
   product.handle.reanalyze(DcsrExec(), A);
   SCOPED_TRACE("after insertions, bins refitted");
   test::expect_spmv_matches_reference<Value, DcsrExec>(product, grown, "N", alpha, beta, false, {2, false});
+}
+
+// A bin's lanes are what the row kernel gives rows of the bin's mean length; on devices rows
+// longer than four passes of four warps take a team.
+TEST(DcsrBinnedRule, LanesFollowTheRowRuleAtTheBinsMean) {
+  for (const double mean : {1.0, 2.5, 4.0, 6.0, 10.0, 24.0, 100.0, 512.0}) {
+    EXPECT_EQ(Impl::dcsr_bin_lanes(mean, true).lanes, lanes_for_mean_length(mean)) << mean;
+    EXPECT_FALSE(Impl::dcsr_bin_lanes(mean, true).team_rows) << mean;
+  }
+  EXPECT_EQ(Impl::dcsr_bin_lanes(4.0, true).lanes, 1);  // ch8-8-b3's rows of 4: DCSR's one lane
+  EXPECT_TRUE(Impl::dcsr_bin_lanes(513.0, true).team_rows);
+  EXPECT_FALSE(Impl::dcsr_bin_lanes(5000.0, false).team_rows);  // host teams are one thread
+  EXPECT_EQ(Impl::dcsr_bin_lanes(5000.0, false).lanes, 32);
+}
+
+// Binning pays where the longest rows would be 3x as many passes deep under the row kernel's
+// lanes as under their bin's, and at least 8 passes deeper.
+TEST(DcsrBinnedRule, BinningPaysForDeepLongestRows) {
+  std::vector<index_type> offsets(dcsr_length_bin_count + 1, 0), entries(dcsr_length_bin_count, 0);
+  const auto set_bins = [&](std::vector<std::pair<int, std::pair<index_type, index_type>>> bins) {
+    std::fill(entries.begin(), entries.end(), 0);
+    std::vector<index_type> counts(dcsr_length_bin_count, 0);
+    for (const auto& [bin, rows_entries] : bins) {
+      counts[bin] = rows_entries.first;
+      entries[bin] = rows_entries.second;
+    }
+    for (int b = 0; b < dcsr_length_bin_count; ++b) offsets[b + 1] = offsets[b] + counts[b];
+  };
+  // Rows of 4 to 8 entries and two of 1300 (rajat01-like): 2 lanes leave 650 passes, a warp 41.
+  set_bins({{2, {1000, 6000}}, {10, {2, 2600}}});
+  auto items = Impl::dcsr_bin_items(offsets, entries, false);
+  EXPECT_TRUE(Impl::dcsr_binning_pays(items, offsets, entries, 2));
+  // Rows of 40-60 entries (sinc18-like): a warp either way.
+  set_bins({{5, {1000, 28000}}, {6, {1000, 50000}}});
+  items = Impl::dcsr_bin_items(offsets, entries, true);
+  EXPECT_FALSE(Impl::dcsr_binning_pays(items, offsets, entries, 32));
+  // Rows of 9-16 and one of 33 (cage11 after insertions): 9 passes against 2 do not pay...
+  set_bins({{3, {1000, 12000}}, {5, {1, 33}}});
+  items = Impl::dcsr_bin_items(offsets, entries, true);
+  EXPECT_FALSE(Impl::dcsr_binning_pays(items, offsets, entries, 4));
+  // ... 12 against 3 do (bayer10: 17-27 entries, DCSR's 2 lanes against the bin's 8).
+  set_bins({{1, {8000, 20000}}, {4, {1500, 33000}}});
+  items = Impl::dcsr_bin_items(offsets, entries, true);
+  EXPECT_TRUE(Impl::dcsr_binning_pays(items, offsets, entries, 2));
+  // Rows of 4 (ch8-8-b3-like): one bin with the row kernel's lanes.
+  set_bins({{2, {1000, 4000}}});
+  items = Impl::dcsr_bin_items(offsets, entries, true);
+  EXPECT_EQ(items.lanes[0], 1);
+  EXPECT_FALSE(Impl::dcsr_binning_pays(items, offsets, entries, 1));
+  // An empty matrix has nothing to bin.
+  set_bins({});
+  items = Impl::dcsr_bin_items(offsets, entries, true);
+  EXPECT_EQ(items.items(), 0);
+  EXPECT_FALSE(Impl::dcsr_binning_pays(items, offsets, entries, 1));
+  // Team rows: the teams grow to 8 warps; a team bin starts on a team boundary and takes a
+  // team's items per row.
+  set_bins({{1, {5, 10}}, {10, {3, 3300}}});
+  items = Impl::dcsr_bin_items(offsets, entries, true);
+  EXPECT_EQ(items.team_size, 8);
+  EXPECT_EQ(items.team_from, 1);
+  EXPECT_EQ(items.first_item[1], 8);  // bin 1: 5 rows of 1 lane in one item, padded to 8 items
+  EXPECT_EQ(items.items(), 8 + 3 * 8);
+  EXPECT_EQ(Impl::dcsr_bin_items(offsets, entries, false).team_size, 1);
+}
+
+// reanalyze keeps ADCSR's bins while fewer than 5% of the rows have moved bin and no row has
+// outgrown the longest rows' bin, and rebins otherwise; every product is right either way.
+TEST(DcsrBinnedRule, ReanalysisRebinsOnlyWhenTheBinsNoLongerFit) {
+  const int rows = 1000, cols = 1000;
+  HostCoo<double> coo(rows, cols);
+  for (int r = 0; r < rows; ++r) {
+    // Rows 0-9 of 20 entries (bin 4), the others of 2 (bin 1).
+    for (int k = 0; k < (r < 10 ? 20 : 2); ++k) coo.push_back(r, (r + k) % cols, 1.0 + k);
+  }
+  const auto start = to_csr(coo);
+  auto A = make_dcsr<double>(start);
+  auto host_rows = test::rows_of(start);
+  SpmvSettings settings;
+  settings.algorithm = SpmvAlgorithm::binned_rows;
+  settings.bin_always = true;
+  test::ApiProduct<DcsrExec, DcsrMatrix<double, DcsrDevice>> product{
+      A, SpmvHandle<DcsrExec, DcsrMatrix<double, DcsrDevice>>(settings)};
+  const auto check = [&](const std::string& bins) {
+    test::expect_spmv_matches_reference<double, DcsrExec>(product, test::summed_csr(host_rows, cols), "N", 1.0, 0.0,
+                                                          false);
+    EXPECT_NE(product.handle.describe().find(bins), std::string::npos) << product.handle.describe();
+  };
+  check("2 bins");
+  const auto grow = [&](int first_row, int count, int entries_each) {
+    test::HostBatch<double> batch;
+    for (int r = first_row; r < first_row + count; ++r) {
+      for (int k = 0; k < entries_each; ++k) {
+        batch.rows.push_back(r);
+        batch.cols.push_back((r + 2 + k) % cols);
+        batch.values.push_back(0.5);
+      }
+    }
+    test::insert_batch(A, batch, DuplicatePolicy::sum);
+    test::reference_insert(host_rows, batch, DuplicatePolicy::sum);
+    product.handle.reanalyze(DcsrExec(), A);
+  };
+  grow(20, 5, 1);  // 2 -> 3 entries: bin 1 still
+  check("2 bins");
+  grow(30, 5, 2);  // 2 -> 4: bin 2, 5 rows of 1000 moved: bins kept
+  check("2 bins");
+  grow(40, 45, 2);  // 50 rows moved in all: rebinned
+  check("3 bins");
+  grow(100, 1, 2);  // 1 row moved since: kept
+  check("3 bins");
+  grow(110, 1, 60);  // one row of 62 entries, past the longest rows' bin (4): rebinned
+  check("4 bins");
 }
 
 TEST(DcsrSpmvHandChecked, TwoByThreeAfterInsertion) {

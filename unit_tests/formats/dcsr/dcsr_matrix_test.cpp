@@ -7,6 +7,8 @@
 #include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace strata {
 namespace {
 
@@ -239,10 +241,6 @@ TEST(DcsrRows, LengthBinsFollowThePaper) {
   const int bins[] = {0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6};
   for (int i = 0; i < 13; ++i) EXPECT_EQ(dcsr_length_bin(lengths[i]), bins[i]) << "length " << lengths[i];
   EXPECT_EQ(dcsr_length_bin(2147483647), 30);
-  // A bin's lanes are what the row kernel gives rows of the bin's typical length.
-  const int lanes[] = {1, 1, 2, 4, 8, 32, 32};
-  for (int b = 0; b < 7; ++b) EXPECT_EQ(dcsr_bin_lanes(b), lanes[b]) << "bin " << b;
-  EXPECT_EQ(dcsr_bin_lanes(3), lanes_for_mean_length(10.0));  // ch8-8-b3's rows
   Kokkos::View<int*, DcsrDevice> sizes("sizes", 6);
   auto sizes_h = Kokkos::create_mirror_view(sizes);
   const int row_lengths[] = {5, 1, 40, 2, 7, 0};
@@ -257,6 +255,69 @@ TEST(DcsrRows, LengthBinsFollowThePaper) {
   EXPECT_EQ(binned.offsets[1], 2);
   EXPECT_EQ(binned.offsets[2], 3);
   EXPECT_EQ(binned.offsets[3], 5);
+  EXPECT_EQ(binned.entries[0], 1);
+  EXPECT_EQ(binned.entries[1], 2);
+  EXPECT_EQ(binned.entries[2], 12);
+  EXPECT_EQ(binned.entries[5], 40);
+  EXPECT_EQ(binned.top_bin(), 5);
+}
+
+// More rows than one team tallies, with every team's tallies landing on the same bins.
+TEST(DcsrRows, BinningOverManyTeamsCountsEveryRow) {
+  const int n = 3 * DcsrTallyBins<DcsrDevice>::rows_per_team + 77;
+  Kokkos::View<int*, DcsrDevice> sizes("sizes", n);
+  auto sizes_h = Kokkos::create_mirror_view(sizes);
+  std::vector<index_type> rows_per_bin(dcsr_length_bin_count, 0), entries_per_bin(dcsr_length_bin_count, 0);
+  for (int r = 0; r < n; ++r) {
+    sizes_h(r) = (r * 7) % 45;
+    ++rows_per_bin[dcsr_length_bin(sizes_h(r))];
+    entries_per_bin[dcsr_length_bin(sizes_h(r))] += sizes_h(r);
+  }
+  Kokkos::deep_copy(sizes, sizes_h);
+  DcsrRowBins<DcsrDevice> bins;
+  for (int round = 0; round < 2; ++round) {  // the second binning reuses the scratch
+    dcsr_bin_rows(test::DcsrExec(), sizes, bins);
+    auto rows = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), bins.rows);
+    std::vector<int> seen(n, 0);
+    for (int b = 0; b < dcsr_length_bin_count; ++b) {
+      EXPECT_EQ(bins.rows_in(b), rows_per_bin[b]) << "bin " << b;
+      EXPECT_EQ(bins.entries[b], entries_per_bin[b]) << "bin " << b;
+      for (index_type i = bins.offsets[b]; i < bins.offsets[b + 1]; ++i) {
+        ASSERT_EQ(dcsr_length_bin(sizes_h(rows(i))), b) << "position " << i;
+        if (i > bins.offsets[b]) {
+          EXPECT_LT(rows(i - 1), rows(i)) << "index order inside bin " << b;
+        }
+        ++seen[rows(i)];
+      }
+    }
+    EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), n) << "every row listed once";
+  }
+}
+
+// Insertions report the rows whose length moves to another bin, and the longest of them.
+TEST(DcsrInsertion, RowsChangingBinAreReported) {
+  auto A = dcsr_blank<double, DcsrDevice>(10, 100);
+  // Rows 0-2 get 2 entries (bin 0 -> 1), row 3 gets 1 (bin 0 -> 0), row 4 gets 20 (bin 0 -> 4).
+  test::HostBatch<double> batch;
+  const int counts[] = {2, 2, 2, 1, 20};
+  for (int r = 0; r < 5; ++r) {
+    for (int k = 0; k < counts[r]; ++k) {
+      batch.rows.push_back(r);
+      batch.cols.push_back(k);
+      batch.values.push_back(1.0);
+    }
+  }
+  test::insert_batch(A, batch, DuplicatePolicy::sum);
+  EXPECT_EQ(A.row_growth().rows_changing_bin, 4);
+  EXPECT_EQ(A.row_growth().longest_moving_row, 20);
+  // Summing into existing entries moves nothing; row 3's second entry moves it (1 -> 2: bin 0 -> 1).
+  test::insert_batch(A, test::HostBatch<double>{{0, 1, 3}, {0, 1, 50}, {1.0, 1.0, 1.0}}, DuplicatePolicy::sum);
+  EXPECT_EQ(A.row_growth().rows_changing_bin, 5);
+  EXPECT_EQ(A.row_growth().longest_moving_row, 20);
+  // A refused batch reports nothing.
+  EXPECT_THROW(test::insert_batch(A, test::HostBatch<double>{{0, 11}, {7, 0}, {1.0, 1.0}}, DuplicatePolicy::sum),
+               Error);
+  EXPECT_EQ(A.row_growth().rows_changing_bin, 5);
 }
 
 }  // namespace
