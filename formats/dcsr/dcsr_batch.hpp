@@ -22,6 +22,8 @@
 #include <strata/core/error.hpp>
 #include <strata/core/index.hpp>
 #include <strata/core/kokkos_compat.hpp>
+#include <strata/core/light_weight_launch.hpp>
+#include <strata/core/runs_on_host.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -341,23 +343,23 @@ struct DcsrBatchScatter {
 };
 
 template <class Device, class RowView, class ColView>
-void count_batch_rows(DcsrBatchWorkspace<Device>& ws, int num_rows, int num_cols, const RowView& rows,
-                      const ColView& cols) {
-  using ExecSpace = typename Device::execution_space;
-  Kokkos::parallel_for("strata::dcsr::batch_count", Kokkos::RangePolicy<ExecSpace>(0, static_cast<int>(rows.extent(0))),
-                       DcsrBatchCountRows<Device, RowView, ColView>{ws.counts, ws.active_rows, ws.control,
-                                                                    ws.next_control, rows, cols, num_rows, num_cols});
+DcsrBatchCountRows<Device, RowView, ColView> batch_count_kernel(const DcsrBatchWorkspace<Device>& ws, int num_rows,
+                                                                int num_cols, const RowView& rows,
+                                                                const ColView& cols) {
+  return {ws.counts, ws.active_rows, ws.control, ws.next_control, rows, cols, num_rows, num_cols};
 }
 
 template <class Device, class RowView, class ColView>
-DcsrBatchByRow<Device> scatter_batch_rows(DcsrBatchWorkspace<Device>& ws, int num_rows, int num_cols,
-                                          const RowView& rows, const ColView& cols) {
-  using ExecSpace = typename Device::execution_space;
-  const int n = static_cast<int>(rows.extent(0));
-  Kokkos::parallel_for(
-      "strata::dcsr::batch_scatter", Kokkos::RangePolicy<ExecSpace>(0, n),
-      DcsrBatchScatter<Device, RowView, ColView>{rows, cols, ws.counts, ws.offsets, ws.cols, ws.source, ws.match,
-                                                 ws.control, ws.control_host, num_rows, num_cols});
+DcsrBatchScatter<Device, RowView, ColView> batch_scatter_kernel(const DcsrBatchWorkspace<Device>& ws, int num_rows,
+                                                                int num_cols, const RowView& rows,
+                                                                const ColView& cols) {
+  return {rows,     cols,       ws.counts,       ws.offsets, ws.cols, ws.source,
+          ws.match, ws.control, ws.control_host, num_rows,   num_cols};
+}
+
+// The grouping in `ws` of a batch of n entries, once its kernels are queued.
+template <class Device>
+DcsrBatchByRow<Device> batch_grouped_by_row(const DcsrBatchWorkspace<Device>& ws, int num_rows, int n) {
   DcsrBatchByRow<Device> g;
   g.cols = Kokkos::subview(ws.cols, std::make_pair(0, n));
   g.source = Kokkos::subview(ws.source, std::make_pair(0, n));
@@ -376,29 +378,73 @@ template <class Device, class RowView, class ColView>
 DcsrBatchByRow<Device> group_batch_in_row_order(DcsrBatchWorkspace<Device>& ws, int num_rows, int num_cols,
                                                 const RowView& rows, const ColView& cols) {
   using ExecSpace = typename Device::execution_space;
-  count_batch_rows(ws, num_rows, num_cols, rows, cols);
+  const int n = static_cast<int>(rows.extent(0));
+  Kokkos::parallel_for("strata::dcsr::batch_count", Kokkos::RangePolicy<ExecSpace>(0, n),
+                       batch_count_kernel(ws, num_rows, num_cols, rows, cols));
   Kokkos::parallel_scan("strata::dcsr::batch_offsets", Kokkos::RangePolicy<ExecSpace>(0, num_rows + 1),
                         DcsrBatchRowOffsets<Device>{ws.counts, ws.offsets, num_rows});
-  auto g = scatter_batch_rows(ws, num_rows, num_cols, rows, cols);
+  Kokkos::parallel_for("strata::dcsr::batch_scatter", Kokkos::RangePolicy<ExecSpace>(0, n),
+                       batch_scatter_kernel(ws, num_rows, num_cols, rows, cols));
+  auto g = batch_grouped_by_row(ws, num_rows, n);
   g.offsets = ws.offsets;
   return g;
 }
 
+// A small batch grouped by one team in one launch: the count, the reservation
+// and the scatter, each a loop over the team's threads, with a team barrier
+// between them. A barrier orders the team's memory accesses, so each phase sees
+// the one before as it would across launches; on a device, three launches cost
+// a batch of a few hundred entries more than its work (docs/PERFORMANCE.md,
+// Dynamic CSR).
+template <class Device, class RowView, class ColView>
+struct DcsrBatchGroupInOneTeam {
+  using member_type = typename Kokkos::TeamPolicy<typename Device::execution_space>::member_type;
+  DcsrBatchCountRows<Device, RowView, ColView> count;
+  DcsrBatchReserveGroups<Device> reserve;
+  DcsrBatchScatter<Device, RowView, ColView> scatter;
+  int entries;
+  int active_bound;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type& member) const {
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(member, entries), [&](const int i) { count(i); });
+    member.team_barrier();
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(member, active_bound), [&](const int a) { reserve(a); });
+    member.team_barrier();
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(member, entries), [&](const int i) { scatter(i); });
+  }
+};
+
+// Batches up to this many entries are grouped by one team of dcsr_one_team_threads on devices.
+constexpr int dcsr_one_team_batch = 1024;
+constexpr int dcsr_one_team_threads = 256;
+
 // Groups the batch by touched row in `ws` (prepared for it): touched row a's
 // entries are [group_begin(a), group_end(a)), the groups in no particular
 // order, and offsets(r) is meaningful for touched rows only. Three launches,
-// none of them over the untouched rows, and no host wait; entries outside the
-// matrix are handled as by group_batch_in_row_order.
+// none of them over the untouched rows (one for a small batch on a device),
+// and no host wait; entries outside the matrix are handled as by
+// group_batch_in_row_order.
 template <class Device, class RowView, class ColView>
 DcsrBatchByRow<Device> group_batch_by_touched_row(DcsrBatchWorkspace<Device>& ws, int num_rows, int num_cols,
                                                   const RowView& rows, const ColView& cols) {
   using ExecSpace = typename Device::execution_space;
   const int n = static_cast<int>(rows.extent(0));
-  count_batch_rows(ws, num_rows, num_cols, rows, cols);
-  Kokkos::parallel_for(
-      "strata::dcsr::batch_reserve_groups", Kokkos::RangePolicy<ExecSpace>(0, n < num_rows ? n : num_rows),
-      DcsrBatchReserveGroups<Device>{ws.counts, ws.active_rows, ws.offsets, ws.group_begin, ws.group_end, ws.control});
-  auto g = scatter_batch_rows(ws, num_rows, num_cols, rows, cols);
+  const int active_bound = n < num_rows ? n : num_rows;
+  const auto count = batch_count_kernel(ws, num_rows, num_cols, rows, cols);
+  const DcsrBatchReserveGroups<Device> reserve{ws.counts,      ws.active_rows, ws.offsets,
+                                               ws.group_begin, ws.group_end,   ws.control};
+  const auto scatter = batch_scatter_kernel(ws, num_rows, num_cols, rows, cols);
+  if (!runs_on_host<ExecSpace> && n <= dcsr_one_team_batch) {
+    light_weight_parallel_for(
+        "strata::dcsr::batch_group_one_team", Kokkos::TeamPolicy<ExecSpace>(1, dcsr_one_team_threads),
+        DcsrBatchGroupInOneTeam<Device, RowView, ColView>{count, reserve, scatter, n, active_bound});
+  } else {
+    Kokkos::parallel_for("strata::dcsr::batch_count", Kokkos::RangePolicy<ExecSpace>(0, n), count);
+    Kokkos::parallel_for("strata::dcsr::batch_reserve_groups", Kokkos::RangePolicy<ExecSpace>(0, active_bound),
+                         reserve);
+    Kokkos::parallel_for("strata::dcsr::batch_scatter", Kokkos::RangePolicy<ExecSpace>(0, n), scatter);
+  }
+  auto g = batch_grouped_by_row(ws, num_rows, n);
   g.group_begin = ws.group_begin;
   g.group_end = ws.group_end;
   return g;
