@@ -118,20 +118,18 @@ inline DcsrBinItems dcsr_bin_items(const std::vector<index_type>& bin_offsets, c
   DcsrBinItems t;
   t.team_size = 1;
   if (device) {
-    t.team_size = dcsr_binned_team_warps;
-    for (int b = 0; b < dcsr_length_bin_count; ++b) {
-      const index_type count = bin_offsets[b + 1] - bin_offsets[b];
-      if (count > 0 && dcsr_bin_lanes(static_cast<double>(entries[b]) / count, true).team_rows) {
-        t.team_size = dcsr_binned_team_row_warps;
-      }
-    }
+    // A bin's mean grows with the bin: team rows, if any, are in the top bin.
+    const int top = dcsr_top_bin(bin_offsets);
+    const bool team_rows = bin_offsets[top + 1] > bin_offsets[top] &&
+                           dcsr_bin_lanes(dcsr_bin_mean(bin_offsets, entries, top), true).team_rows;
+    t.team_size = team_rows ? dcsr_binned_team_row_warps : dcsr_binned_team_warps;
   }
   const int warps_per_team = t.team_size;
   t.team_from = -1;
   for (int b = 0; b < dcsr_length_bin_count; ++b) {
     const int count = static_cast<int>(bin_offsets[b + 1] - bin_offsets[b]);
     if (count == 0) continue;
-    const auto lanes = dcsr_bin_lanes(static_cast<double>(entries[b]) / count, device);
+    const auto lanes = dcsr_bin_lanes(dcsr_bin_mean(bin_offsets, entries, b), device);
     int items = 0;
     if (lanes.team_rows) {
       // Means grow with the bin, so team bins come last; the first starts on a team boundary.
@@ -167,9 +165,7 @@ inline DcsrBinItems dcsr_bin_items(const std::vector<index_type>& bin_offsets, c
 inline bool dcsr_binning_pays(const DcsrBinItems& items, const std::vector<index_type>& bin_offsets,
                               const std::vector<index_type>& entries, int row_lanes) {
   if (items.used == 0) return false;
-  int top = dcsr_length_bin_count - 1;
-  while (top > 0 && bin_offsets[top + 1] == bin_offsets[top]) --top;
-  const double mean = static_cast<double>(entries[top]) / static_cast<double>(bin_offsets[top + 1] - bin_offsets[top]);
+  const double mean = dcsr_bin_mean(bin_offsets, entries, dcsr_top_bin(bin_offsets));
   const int slot = items.used - 1;
   const int bin_width = slot >= items.team_from ? 32 * items.team_size : items.lanes[slot];
   const double row_passes = std::ceil(mean / row_lanes);

@@ -30,6 +30,18 @@ KOKKOS_INLINE_FUNCTION int dcsr_length_bin(int length) {
   return bin;
 }
 
+// The highest bin with rows, given the bins' first positions (0 when no bin above 0 has rows).
+inline int dcsr_top_bin(const std::vector<index_type>& offsets) {
+  int top = dcsr_length_bin_count - 1;
+  while (top > 0 && offsets[top + 1] == offsets[top]) --top;
+  return top;
+}
+
+// The mean length of bin b's rows, given the bins' first positions and entries (b has rows).
+inline double dcsr_bin_mean(const std::vector<index_type>& offsets, const std::vector<index_type>& entries, int b) {
+  return static_cast<double>(entries[b]) / static_cast<double>(offsets[b + 1] - offsets[b]);
+}
+
 // Rows listed bin after bin, in index order within a bin; offsets[b] is the
 // first position of bin b (dcsr_length_bin_count + 1 entries) and entries[b]
 // the entries its rows hold. tallies and tallies_host are the binning's
@@ -43,12 +55,7 @@ struct DcsrRowBins {
   Kokkos::View<int[2 * dcsr_length_bin_count], compat::pinned_host_space> tallies_host;
 
   index_type rows_in(int bin) const { return offsets[bin + 1] - offsets[bin]; }
-  int top_bin() const {
-    for (int b = dcsr_length_bin_count - 1; b > 0; --b) {
-      if (rows_in(b) > 0) return b;
-    }
-    return 0;
-  }
+  int top_bin() const { return dcsr_top_bin(offsets); }
 };
 
 // Rows and entries per bin. A team tallies a block of rows in team scratch and adds its tallies
