@@ -221,6 +221,7 @@ void run_iterative(benchmark::State& state, const Workload<Value>& w, const std:
   Kokkos::View<Value*, Device> x("strata::bench_x", w.host.num_cols), y("strata::bench_y", w.host.num_rows);
   Kokkos::deep_copy(x, one);
   double total = 0.0, inserting = 0.0;
+  index_type rebuilds = 0;
   for (auto _ : state) {
     // The starting matrix is rebuilt outside the timed region.
     std::unique_ptr<DcsrMatrix<Value, Device>> dcsr;
@@ -260,12 +261,18 @@ void run_iterative(benchmark::State& state, const Workload<Value>& w, const std:
     }
     state.SetIterationTime(seconds);
     total += seconds;
-    if (dcsr) state.SetLabel(dcsr_handle.describe());
+    if (dcsr) {
+      state.SetLabel(dcsr_handle.describe());
+      rebuilds += dcsr->pool_rebuilds();
+    }
   }
   const double inserted = static_cast<double>(w.iterative.front().size()) * iterative_steps * state.iterations();
   state.counters["insert_entries/s"] = inserted / inserting;
   state.counters["ms_per_step"] = total / (iterative_steps * state.iterations()) * 1e3;
   state.counters["nnz"] = static_cast<double>(w.host.nnz());
+  if (format == "dcsr" || format == "adcsr") {
+    state.counters["pool_rebuilds_per_step"] = static_cast<double>(rebuilds) / (iterative_steps * state.iterations());
+  }
 }
 
 template <class Value>

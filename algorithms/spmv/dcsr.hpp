@@ -44,12 +44,8 @@ struct DcsrRowProduct {
     if (r >= count) return;
     const std::size_t columns = YView::rank == 1 ? 1 : y.extent(YView::rank - 1);
     for (std::size_t j = 0; j < columns; ++j) {
-      int remaining = A.row_sizes(r);
       Value sum = Value(0);
-      for (int s = 0; s < A.max_segments && remaining > 0; ++s) {
-        const int begin = A.segment_begin(r, s);
-        const int capacity = A.segment_end(r, s) - begin;
-        const int length = capacity < remaining ? capacity : remaining;
+      A.for_each_live_segment(r, [&](const int begin, const int length) {
         Value part = Value(0);
         Kokkos::parallel_reduce(
             Kokkos::ThreadVectorRange(member, length),
@@ -58,8 +54,7 @@ struct DcsrRowProduct {
             },
             part);
         sum += part;
-        remaining -= length;
-      }
+      });
       Kokkos::single(Kokkos::PerThread(member), [&]() {
         Value& out = vector_at(y, r, j);
         out = beta == Value(0) ? alpha * sum : alpha * sum + beta * out;
@@ -201,16 +196,11 @@ struct DcsrBinnedProduct {
   // Row r's entries t, t + stride, ... times column j of x.
   KOKKOS_INLINE_FUNCTION Value row_part(const int r, const int t, const int stride, const std::size_t j) const {
     Value sum = Value(0);
-    int remaining = A.row_sizes(r);
-    for (int s = 0; s < A.max_segments && remaining > 0; ++s) {
-      const int begin = A.segment_begin(r, s);
-      const int capacity = A.segment_end(r, s) - begin;
-      const int length = capacity < remaining ? capacity : remaining;
+    A.for_each_live_segment(r, [&](const int begin, const int length) {
       for (int p = t; p < length; p += stride) {
         sum += conjugate_if(A.values(begin + p), conjugate) * vector_at(x, A.cols(begin + p), j);
       }
-      remaining -= length;
-    }
+    });
     return sum;
   }
 
@@ -308,19 +298,14 @@ struct DcsrScatterTransposed {
   std::size_t columns;
 
   KOKKOS_INLINE_FUNCTION void operator()(const int r) const {
-    int remaining = A.row_sizes(r);
-    for (int s = 0; s < A.max_segments && remaining > 0; ++s) {
-      const int begin = A.segment_begin(r, s);
-      const int capacity = A.segment_end(r, s) - begin;
-      const int length = capacity < remaining ? capacity : remaining;
+    A.for_each_live_segment(r, [&](const int begin, const int length) {
       for (int p = 0; p < length; ++p) {
         const Value a = alpha * conjugate_if(A.values(begin + p), conjugate);
         for (std::size_t j = 0; j < columns; ++j) {
           atomic_add<ExecSpace>(&vector_at(y, A.cols(begin + p), j), a * vector_at(x, r, j));
         }
       }
-      remaining -= length;
-    }
+    });
   }
 };
 

@@ -50,6 +50,8 @@ enum DcsrControlWord : int {
   dcsr_grouped_entries,      // entries whose group is placed: the touched rows' reservation cursor
   dcsr_rows_changing_bin,    // touched rows whose length moves to another ADCSR length bin
   dcsr_longest_moving_row,   // the longest of their new lengths
+  dcsr_new_records,          // touched rows taking their second segment, each needing a segment record
+  dcsr_records_used,         // the records' bump pointer when the plan ran
   dcsr_control_words
 };
 
@@ -59,14 +61,16 @@ KOKKOS_INLINE_FUNCTION void dcsr_add_request(dcsr_word* words, dcsr_word slots) 
   if (before > ~dcsr_word{0} - slots) Kokkos::atomic_add(&words[dcsr_total_request_high], dcsr_word{1});
 }
 
-// Whether a plan left in `w` fits the pool of `capacity` entries: no entry outside the matrix,
-// no touched row out of segments, and the requested slots within what the bump pointer had
+// Whether a plan left in `w` fits the pool of `capacity` entries and `records` segment records:
+// no entry outside the matrix, no touched row out of segments, the requested slots within what
+// the pool's bump pointer had left, and the rows taking a second segment within the records
 // left. The insertion's apply kernel tests it on the device, the host after its one read.
-KOKKOS_INLINE_FUNCTION bool dcsr_plan_fits(const dcsr_word* w, long long capacity) {
+KOKKOS_INLINE_FUNCTION bool dcsr_plan_fits(const dcsr_word* w, long long capacity, long long records) {
   const unsigned long long request =
       (static_cast<unsigned long long>(w[dcsr_total_request_high]) << 32) | w[dcsr_total_request];
   return w[dcsr_first_bad_entry] == UINT_MAX && w[dcsr_blocked_rows] == 0 &&
-         static_cast<long long>(request) <= capacity - static_cast<long long>(w[dcsr_allocated]);
+         static_cast<long long>(request) <= capacity - static_cast<long long>(w[dcsr_allocated]) &&
+         static_cast<long long>(w[dcsr_new_records]) <= records - static_cast<long long>(w[dcsr_records_used]);
 }
 
 // The words as they stand, into the host's pinned copy (from one thread).
@@ -93,6 +97,7 @@ struct DcsrResetControl {
     control(dcsr_grouped_entries) = 0;
     control(dcsr_rows_changing_bin) = 0;
     control(dcsr_longest_moving_row) = 0;
+    control(dcsr_new_records) = 0;
   }
 };
 
@@ -183,7 +188,9 @@ struct DcsrBatchWorkspace {
 
   // What the last kernel before wait_for_control() mirrored.
   index_type word(DcsrControlWord w) const { return static_cast<index_type>(control_host(w)); }
-  bool plan_fits(index_type capacity) const { return dcsr_plan_fits(control_host.data(), capacity); }
+  bool plan_fits(index_type capacity, index_type records) const {
+    return dcsr_plan_fits(control_host.data(), capacity, records);
+  }
 
   // Throws strata::Error naming the batch's first entry outside the matrix, if the grouping found one.
   template <class RowView, class ColView>

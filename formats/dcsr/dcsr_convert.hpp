@@ -15,22 +15,28 @@ struct DcsrBlankSegments {
   DcsrView<Value, Device> v;
   int mu;
 
-  KOKKOS_INLINE_FUNCTION void operator()(const int r) const { v.set_segment(r, 0, r * mu, r * mu + mu); }
+  KOKKOS_INLINE_FUNCTION void operator()(const int r) const { v.set_single_segment(r, r * mu, r * mu + mu); }
 };
 
-// num_rows x num_cols without entries; every row owns one segment of mu free slots.
+// num_rows x num_cols without entries; every row owns one segment of mu free slots (by default
+// none: the pool is sized by the first batch).
 template <class Value, class Device>
 DcsrMatrix<Value, Device> dcsr_blank(index_type num_rows, index_type num_cols, DcsrParameters parameters = {}) {
   using ExecSpace = typename Device::execution_space;
   parameters.validate();
   const int mu = parameters.initial_row_slots;
   const index_type slots = num_rows * mu;
-  index_type capacity = parameters.capacity > 0 ? parameters.capacity : parameters.capacity_for(slots, num_rows);
+  index_type capacity =
+      parameters.capacity > 0 ? parameters.capacity : parameters.capacity_for(slots, num_rows, sizeof(Value));
   STRATA_REQUIRE(capacity >= slots, "dcsr_blank: capacity " + std::to_string(capacity) + " is below the " +
                                         std::to_string(slots) + " initial slots (rows x mu)");
-  auto v = Impl::allocate_dcsr<Value, Device>(num_rows, num_cols, parameters.max_segments, capacity, "dcsr_blank");
-  Kokkos::parallel_for("strata::dcsr::blank", Kokkos::RangePolicy<ExecSpace>(0, v.num_rows),
-                       DcsrBlankSegments<Value, Device>{v, mu});
+  auto v = Impl::allocate_dcsr<Value, Device>(
+      num_rows, num_cols, parameters.max_segments, capacity,
+      Impl::dcsr_records_for(num_rows, parameters.max_segments, capacity, slots), "dcsr_blank");
+  if (mu > 0) {
+    Kokkos::parallel_for("strata::dcsr::blank", Kokkos::RangePolicy<ExecSpace>(0, v.num_rows),
+                         DcsrBlankSegments<Value, Device>{v, mu});
+  }
   Kokkos::deep_copy(v.allocated, static_cast<int>(slots));
   return DcsrMatrix<Value, Device>(v, parameters);
 }
@@ -43,13 +49,13 @@ struct DcsrSegmentsFromCsr {
   KOKKOS_INLINE_FUNCTION void operator()(const int r) const {
     const int begin = static_cast<int>(row_map(r));
     const int end = static_cast<int>(row_map(r + 1));
-    v.set_segment(r, 0, begin, end);
+    v.set_single_segment(r, begin, end);
     v.row_sizes(r) = end - begin;
   }
 };
 
 // A copy of a CSR matrix: row r's one segment is its CSR range, the pool
-// continues beyond nnz with free capacity.
+// continues beyond nnz with its spare room.
 template <class Value, class Device, class CrsMatrix>
 DcsrMatrix<Value, Device> dcsr_from_csr(const CrsMatrix& csr, DcsrParameters parameters = {}) {
   using ExecSpace = typename Device::execution_space;
@@ -58,11 +64,13 @@ DcsrMatrix<Value, Device> dcsr_from_csr(const CrsMatrix& csr, DcsrParameters par
   parameters.validate();
   const index_type rows = csr.numRows();
   const index_type nnz = csr.nnz();
-  const index_type capacity = parameters.capacity_for(nnz, rows);
+  const index_type capacity = parameters.capacity_for(nnz, rows, sizeof(Value));
   STRATA_REQUIRE(parameters.max_capacity == 0 || nnz <= parameters.max_capacity,
                  "dcsr_from_csr: nnz " + std::to_string(nnz) + " exceeds max_capacity " +
                      std::to_string(parameters.max_capacity));
-  auto v = Impl::allocate_dcsr<Value, Device>(rows, csr.numCols(), parameters.max_segments, capacity, "dcsr_from_csr");
+  auto v = Impl::allocate_dcsr<Value, Device>(rows, csr.numCols(), parameters.max_segments, capacity,
+                                              Impl::dcsr_records_for(rows, parameters.max_segments, capacity, nnz),
+                                              "dcsr_from_csr");
   const auto row_map = csr.graph.row_map;
   Kokkos::parallel_for("strata::dcsr::from_csr", Kokkos::RangePolicy<ExecSpace>(0, v.num_rows),
                        DcsrSegmentsFromCsr<Value, Device, std::remove_const_t<decltype(row_map)>>{v, row_map});
@@ -82,8 +90,8 @@ DcsrMatrix<Value, Device> dcsr_from_coo(index_type num_rows, index_type num_cols
   parameters.validate();
   DcsrParameters empty = parameters;
   empty.initial_row_slots = 0;
-  empty.segment_slack = parameters.slack();
-  if (parameters.capacity == 0) empty.capacity = parameters.capacity_for(static_cast<index_type>(rows.extent(0)), num_rows);
+  if (parameters.capacity == 0)
+    empty.capacity = parameters.capacity_for(static_cast<index_type>(rows.extent(0)), num_rows, sizeof(Value));
   auto A = dcsr_blank<Value, Device>(num_rows, num_cols, empty);
   dcsr_insert(A, rows, cols, values, policy);
   return DcsrMatrix<Value, Device>(A.view(), parameters);
@@ -119,7 +127,7 @@ DeviceCsr<Value, Device> dcsr_to_csr(const DcsrMatrix<Value, Device>& A) {
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::dcsr::to_csr::entries"), nnz);
   typename Csr::values_type::non_const_type values(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::dcsr::to_csr::values"), nnz);
-  Impl::gather_dcsr_rows<Value, Device>(v, row_map, entries, values);
+  Impl::gather_dcsr_rows<Value, Device>(v, row_map, Kokkos::View<int*, Device>(), entries, values);
   return Csr("strata::dcsr::to_csr", n, v.num_cols, nnz, values, row_map, entries);
 }
 

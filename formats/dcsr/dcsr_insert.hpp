@@ -1,10 +1,11 @@
 #pragma once
 // Batched in-place insertion into DCSR. The batch is grouped by row; a team
 // per touched row fills the row's free slots and, when they run out, takes a
-// new segment with one atomic bump of the pool pointer. A batch that does not
-// fit (a row out of segments, the pool out of entries) first rebuilds the
-// pool with room reserved for it, growing it if needed, so nothing is dropped;
-// the check happens before any entry is written.
+// new segment with one atomic bump of the pool pointer (and, for its second
+// segment, a record from the records' bump pointer). A batch that does not
+// fit (a row out of segments, the pool out of entries or records) first
+// rebuilds the pool with room reserved for it, growing it if needed, so
+// nothing is dropped; the check happens before any entry is written.
 // Kernels are named functors, not extended lambdas: see docs/BACKENDS.md, "Extended lambdas".
 #include <strata/core/kokkos_compat.hpp>
 #include <strata/core/light_weight_launch.hpp>
@@ -28,13 +29,6 @@ enum class DuplicatePolicy {
 
 namespace Impl {
 
-// One team per touched row; host backends run teams of one thread.
-template <class ExecSpace>
-Kokkos::TeamPolicy<ExecSpace> row_team_policy(int rows, int device_team_size) {
-  constexpr bool host = runs_on_host<ExecSpace>;
-  return Kokkos::TeamPolicy<ExecSpace>(rows, host ? 1 : device_team_size);
-}
-
 // Per touched row: how many new entries it gets (new_count), the segment it
 // asks for (request), and, under the sum policy, which existing entry each
 // batch column sums into (match), after sorting the row's batch columns (the
@@ -42,7 +36,9 @@ Kokkos::TeamPolicy<ExecSpace> row_team_policy(int rows, int device_team_size) {
 // touched rows (the launch is sized before the host knows their number)
 // return at once. The totals go to the control words with the pool's bump
 // pointer, for the host's one read, and so do the rows whose length moves to
-// another ADCSR bin (what a binned SpMV handle's refit looks at).
+// another ADCSR bin (what a binned SpMV handle's refit looks at). Each touched row's new
+// entries also go to the grouping's row counts (zero after the grouping): the reserve a pool
+// rebuilt for the batch gives the row, zeroed again by the apply that writes the batch.
 template <class Value, class Device>
 struct DcsrPlanRowInsert {
   using member_type = typename Kokkos::TeamPolicy<typename Device::execution_space>::member_type;
@@ -56,13 +52,19 @@ struct DcsrPlanRowInsert {
   Kokkos::View<int*, Device> match;
   Kokkos::View<int*, Device> new_count;
   Kokkos::View<int*, Device> request;
+  Kokkos::View<int*, Device> reserve;  // per row: the grouping's counts
   Kokkos::View<dcsr_word*, Device> control;
   bool summing;
-  int slack;
+  int alpha;  // DcsrParameters::segment_slack
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& member) const {
     const int a = member.league_rank();
-    if (a == 0) Kokkos::single(Kokkos::PerTeam(member), [&]() { control(dcsr_allocated) = A.allocated(); });
+    if (a == 0) {
+      Kokkos::single(Kokkos::PerTeam(member), [&]() {
+        control(dcsr_allocated) = A.allocated();
+        control(dcsr_records_used) = A.records_used();
+      });
+    }
     if (static_cast<dcsr_word>(a) >= control(dcsr_active_rows)) return;
     const int r = active(a);
     const int begin = group_begin(a);
@@ -94,12 +96,15 @@ struct DcsrPlanRowInsert {
     }
     Kokkos::single(Kokkos::PerTeam(member), [&]() {
       new_count(a) = fresh;
+      reserve(r) = fresh;
       request(a) = 0;
       const int room = A.row_capacity(r) - size;
       if (fresh > room) {
-        if (A.used_segments(r) < A.max_segments) {
-          request(a) = fresh - room + slack;
+        const int used = A.used_segments(r);
+        if (used < A.max_segments) {
+          request(a) = fresh - room + dcsr_segment_slack(alpha, size + fresh);
           dcsr_add_request(control.data(), static_cast<dcsr_word>(request(a)));
+          if (used >= 1 && !A.has_record(r)) Kokkos::atomic_add(&control(dcsr_new_records), dcsr_word{1});
         } else {
           Kokkos::atomic_add(&control(dcsr_blocked_rows), dcsr_word{1});
         }
@@ -115,12 +120,12 @@ struct DcsrPlanRowInsert {
 
 template <class Value, class Device>
 void plan_insert(const DcsrView<Value, Device>& A, const DcsrBatchByRow<Device>& g, DcsrBatchWorkspace<Device>& ws,
-                 DuplicatePolicy policy, int slack, int teams) {
+                 DuplicatePolicy policy, int alpha, int teams) {
   using ExecSpace = typename Device::execution_space;
-  light_weight_parallel_for(
-      "strata::dcsr::insert_plan", row_team_policy<ExecSpace>(teams, 32),
-      DcsrPlanRowInsert<Value, Device>{A, g.group_begin, g.group_end, g.cols, g.source, g.active_rows, ws.match,
-                                       ws.new_count, ws.request, ws.control, policy == DuplicatePolicy::sum, slack});
+  light_weight_parallel_for("strata::dcsr::insert_plan", row_team_policy<ExecSpace>(teams, 32),
+                            DcsrPlanRowInsert<Value, Device>{
+                                A, g.group_begin, g.group_end, g.cols, g.source, g.active_rows, ws.match, ws.new_count,
+                                ws.request, ws.counts, ws.control, policy == DuplicatePolicy::sum, alpha});
 }
 
 template <class Value, class Device, class ValueView>
@@ -136,6 +141,7 @@ struct DcsrApplyRowInsert {
   Kokkos::View<int*, Device> match;
   Kokkos::View<int*, Device> new_count;
   Kokkos::View<int*, Device> request;
+  Kokkos::View<int*, Device> reserve;  // per row: the grouping's counts, which the plan set
   Kokkos::View<dcsr_word*, Device> control;
   Kokkos::View<dcsr_word*, compat::pinned_host_space> control_host;  // the plan's words, mirrored by team 0
   ValueView batch_values;
@@ -144,17 +150,22 @@ struct DcsrApplyRowInsert {
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& member) const {
     const int a = member.league_rank();
     if (a == 0) Kokkos::single(Kokkos::PerTeam(member), [&]() { mirror_control(control, control_host); });
-    // Every team sees the same plan: nothing is written unless all of it fits.
-    if (static_cast<dcsr_word>(a) >= control(dcsr_active_rows) || !dcsr_plan_fits(control.data(), A.capacity)) return;
+    if (static_cast<dcsr_word>(a) >= control(dcsr_active_rows)) return;
     const int r = active(a);
     const int begin = group_begin(a);
     const int end = group_end(a);
+    // Every team sees the same plan: nothing is written unless all of it fits. If it does not,
+    // the pool is rebuilt with the row counts as the reserve and the plan runs again, from
+    // entries without a match.
+    if (!dcsr_plan_fits(control.data(), A.capacity, A.record_capacity)) {
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(member, begin, end), [&](const int i) { match(i) = -1; });
+      return;
+    }
     const int size = A.row_sizes(r);
     Kokkos::single(Kokkos::PerTeam(member), [&]() {
       if (request(a) > 0) {
-        const int s = A.used_segments(r);
         const int start = Kokkos::atomic_fetch_add(&A.allocated(), request(a));
-        A.set_segment(r, s, start, start + request(a));
+        A.append_segment(r, start, start + request(a));
       }
     });
     member.team_barrier();
@@ -183,7 +194,10 @@ struct DcsrApplyRowInsert {
       });
     }
     member.team_barrier();
-    Kokkos::single(Kokkos::PerTeam(member), [&]() { A.row_sizes(r) = size + new_count(a); });
+    Kokkos::single(Kokkos::PerTeam(member), [&]() {
+      A.row_sizes(r) = size + new_count(a);
+      reserve(r) = 0;
+    });
   }
 };
 
@@ -193,62 +207,41 @@ template <class Value, class Device, class ValueView>
 void apply_insert(const DcsrView<Value, Device>& A, const DcsrBatchByRow<Device>& g, DcsrBatchWorkspace<Device>& ws,
                   const ValueView& batch_values, DuplicatePolicy policy, int teams) {
   using ExecSpace = typename Device::execution_space;
-  light_weight_parallel_for("strata::dcsr::insert", row_team_policy<ExecSpace>(teams, 32),
-                            DcsrApplyRowInsert<Value, Device, ValueView>{
-                                A, g.group_begin, g.group_end, g.cols, g.source, g.active_rows, ws.match, ws.new_count,
-                                ws.request, ws.control, ws.control_host, batch_values, policy == DuplicatePolicy::sum});
+  light_weight_parallel_for(
+      "strata::dcsr::insert", row_team_policy<ExecSpace>(teams, 32),
+      DcsrApplyRowInsert<Value, Device, ValueView>{A, g.group_begin, g.group_end, g.cols, g.source, g.active_rows,
+                                                   ws.match, ws.new_count, ws.request, ws.counts, ws.control,
+                                                   ws.control_host, batch_values, policy == DuplicatePolicy::sum});
 }
 
+// Rebuilds the pool with room for exactly the batch's new entries in every touched row (the
+// batch fills it: nothing is left over per row), growing it to the live entries, the batch and
+// their spare room (DcsrParameters::memory_budget) when they exceed it. The spare room and the
+// records that come with it are what later batches' new segments draw from. Nothing here waits
+// for the device but the allocations: the batch's new entries are the plan's count, and the
+// per-row reserve is in the grouping's row counts, where the plan put it (a batch that throws
+// here leaves them set, and the workspace clears them before the next batch).
 template <class Value, class Device>
-index_type grown_capacity(const DcsrMatrix<Value, Device>& A, index_type required) {
-  const DcsrParameters& p = A.parameters();
-  index_type grown = static_cast<index_type>(static_cast<double>(A.capacity()) * p.growth_factor);
-  if (grown < required) grown = required;
-  if (grown > INT_MAX) grown = INT_MAX;
-  if (p.max_capacity > 0 && grown > p.max_capacity) grown = p.max_capacity;
-  return grown;
-}
-
-template <class Device>
-struct DcsrReserveTouchedRows {
-  Kokkos::View<int*, Device> reserve;
-  Kokkos::View<int*, Device> active;
-  Kokkos::View<int*, Device> new_count;
-  int slack;
-
-  KOKKOS_INLINE_FUNCTION void operator()(const int a) const {
-    if (new_count(a) > 0) reserve(active(a)) = new_count(a) + slack;
-  }
-};
-
-// Reserves new_count + slack slots in every touched row, growing the pool
-// when the live entries and reserves exceed it.
-template <class Value, class Device>
-void make_room(DcsrMatrix<Value, Device>& A, const DcsrBatchByRow<Device>& g, const DcsrBatchWorkspace<Device>& ws,
-               int slack) {
-  using ExecSpace = typename Device::execution_space;
-  Kokkos::View<int*, Device> reserve("strata::dcsr::reserve", A.num_rows());
-  Kokkos::parallel_for("strata::dcsr::insert_reserve", Kokkos::RangePolicy<ExecSpace>(0, g.num_active),
-                       DcsrReserveTouchedRows<Device>{reserve, g.active_rows, ws.new_count, slack});
-  index_type reserved = 0;
-  Kokkos::parallel_reduce("strata::dcsr::insert_reserved", Kokkos::RangePolicy<ExecSpace>(0, A.num_rows()),
-                          DcsrCountSum<Device>{reserve}, reserved);
-  const index_type required = A.nnz() + reserved;
+void make_room(DcsrMatrix<Value, Device>& A, const DcsrBatchWorkspace<Device>& ws) {
+  const index_type required = A.nnz() + ws.word(dcsr_fresh_entries);
   const DcsrParameters& p = A.parameters();
   STRATA_REQUIRE(p.max_capacity == 0 || required <= p.max_capacity,
                  "dcsr_insert: the matrix needs " + std::to_string(required) + " pool entries (" +
-                     std::to_string(dcsr_bytes<Value>(A.num_rows(), p.max_segments, required)) +
-                     " bytes) but max_capacity is " + std::to_string(p.max_capacity) +
-                     "; the matrix is unchanged");
+                     std::to_string(dcsr_bytes<Value>(A.num_rows(), p.max_segments, required, 0)) +
+                     " bytes) but max_capacity is " + std::to_string(p.max_capacity) + "; the matrix is unchanged");
   STRATA_REQUIRE(required <= INT_MAX, "dcsr_insert: the matrix needs " + std::to_string(required) +
                                           " pool entries, beyond 32-bit offsets; the matrix is unchanged");
-  const index_type capacity = required <= A.capacity() ? A.capacity() : grown_capacity(A, required);
+  // A rebuild keeps the spare room whole, so that it is not followed by another a few batches on.
+  const index_type spared = p.with_spare(required, A.num_rows(), sizeof(Value));
+  const index_type capacity = spared > A.capacity() ? spared : A.capacity();
+  // The plan left each touched row's new entries in the row counts: the reserve.
+  const auto reserve = ws.counts;
   try {
-    A.replace_storage(rebuild_dcsr_pool(A.view(), reserve, capacity, DcsrRowOrder::by_index, "dcsr_insert"));
+    A.replace_storage(rebuild_dcsr_pool(A.view(), reserve, required, capacity, DcsrRowOrder::by_index, "dcsr_insert"));
   } catch (const Error&) {
     if (capacity == required) throw;
-    // The generous growth did not fit the device; the exact need may.
-    A.replace_storage(rebuild_dcsr_pool(A.view(), reserve, required, DcsrRowOrder::by_index, "dcsr_insert"));
+    // The spare room did not fit the device; the exact need may.
+    A.replace_storage(rebuild_dcsr_pool(A.view(), reserve, required, required, DcsrRowOrder::by_index, "dcsr_insert"));
   }
 }
 
@@ -256,9 +249,10 @@ void make_room(DcsrMatrix<Value, Device>& A, const DcsrBatchByRow<Device>& g, co
 //   count + check, reserve groups, scatter (the grouping), [sort +] plan, apply if it fits, READ.
 // Everything after the count is launched for as many rows as the batch could
 // touch; the apply writes nothing unless the plan fits (no entry outside the
-// matrix, room in the pool), so the read after it tells the host whether the
-// batch is in. Without room (rare: a row out of segments, the pool out of
-// slots) the pool is rebuilt and the plan and the apply run and are read again.
+// matrix, room in the pool and its records), so the read after it tells the
+// host whether the batch is in. Without room (a row out of segments, the pool
+// out of slots or records: once the spare room is used up) the pool is rebuilt
+// and the plan and the apply run and are read again.
 template <class Value, class Device, class RowView, class ColView, class ValueView>
 void dcsr_insert(DcsrMatrix<Value, Device>& A, const RowView& rows, const ColView& cols, const ValueView& values,
                  DuplicatePolicy policy) {
@@ -268,26 +262,25 @@ void dcsr_insert(DcsrMatrix<Value, Device>& A, const RowView& rows, const ColVie
   STRATA_REQUIRE(rows.extent(0) <= static_cast<std::size_t>(INT_MAX),
                  "dcsr_insert: a batch holds at most 2^31 - 1 entries, got " + std::to_string(rows.extent(0)));
   if (rows.extent(0) == 0 || A.num_rows() == 0) return;
-  const int slack = A.parameters().slack();
+  const int alpha = A.parameters().segment_slack;
   const int n = static_cast<int>(rows.extent(0));
   auto& ws = A.batch_workspace();
   ws.prepare(A.num_rows(), n);
   auto g = group_batch_by_touched_row<Device>(ws, A.num_rows(), A.num_cols(), rows, cols);
-  plan_insert(A.view(), g, ws, policy, slack, g.active_bound);
+  plan_insert(A.view(), g, ws, policy, alpha, g.active_bound);
   apply_insert(A.view(), g, ws, values, policy, g.active_bound);
   ws.wait_for_control();
   ws.require_batch_inside(A.num_rows(), A.num_cols(), rows, cols, "dcsr_insert");
   g.num_active = static_cast<int>(ws.word(dcsr_active_rows));
-  if (!ws.plan_fits(A.capacity())) {
+  if (!ws.plan_fits(A.capacity(), A.record_capacity())) {
     // Nothing was written: rebuild the pool with room for the batch, then plan and apply again.
-    make_room(A, g, ws, slack);
-    // The first plan's matches point into the old pool.
-    Kokkos::deep_copy(Kokkos::subview(ws.match, std::make_pair(0, n)), -1);
+    make_room(A, ws);
+    A.count_pool_rebuild();
     ws.reset_control(/*keep_active_rows=*/true);
-    plan_insert(A.view(), g, ws, policy, slack, g.num_active);
+    plan_insert(A.view(), g, ws, policy, alpha, g.num_active);
     apply_insert(A.view(), g, ws, values, policy, g.num_active);
     ws.wait_for_control();
-    STRATA_REQUIRE(ws.plan_fits(A.capacity()),
+    STRATA_REQUIRE(ws.plan_fits(A.capacity(), A.record_capacity()),
                    "dcsr_insert: internal error: the rebuilt pool has no room for the batch");
   }
   const index_type fresh = ws.word(dcsr_fresh_entries);

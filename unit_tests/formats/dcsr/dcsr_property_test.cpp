@@ -31,8 +31,9 @@ TYPED_TEST_SUITE(DcsrInsertionProperties, PropertyValueTypes);
 
 using test::uniform;
 
-// The parameters of case `seed`: tight pools and few segments are frequent, so
-// that rows overflow their slack and the pool grows (or hits its limit) many times.
+// The parameters of case `seed`: tight pools, no spare room and few segments are frequent, so
+// that rows overflow their slack, run out of segment records and the pool grows (or hits its
+// limit) many times.
 DcsrParameters random_parameters(std::mt19937_64& random) {
   DcsrParameters p;
   p.max_segments = uniform(random, 1, 4);
@@ -40,7 +41,9 @@ DcsrParameters random_parameters(std::mt19937_64& random) {
   p.segment_slack = uniform(random, -1, 3);
   p.capacity = uniform(random, 0, 1) == 0 ? 0 : uniform(random, 1, 64);
   if (uniform(random, 0, 3) == 0) p.max_capacity = std::max<index_type>(p.capacity, uniform(random, 1, 300));
-  p.growth_factor = uniform(random, 0, 1) == 0 ? 1.5 : 1.0 + uniform(random, 1, 20) / 10.0;
+  // No spare room in an eighth of the cases (a budget of 1 and no least fraction).
+  p.memory_budget = uniform(random, 0, 3) == 0 ? 1.0 : 1.0 + uniform(random, 0, 20) / 10.0;
+  p.min_spare_fraction = uniform(random, 0, 1) == 0 ? 0.0 : uniform(random, 1, 20) / 10.0;
   return p;
 }
 
@@ -90,6 +93,7 @@ void check_insertion_case(std::uint64_t seed, int& inserted, int& refused) {
       test::expect_same_rows(test::rows_of(A), want);
     }
     ASSERT_LE(A.allocated(), A.capacity());
+    ASSERT_LE(A.records_used(), A.record_capacity());
     if (p.max_capacity > 0) {
       ASSERT_LE(A.capacity(), p.max_capacity);
     }
