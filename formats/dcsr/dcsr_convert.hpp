@@ -32,7 +32,7 @@ DcsrMatrix<Value, Device> dcsr_blank(index_type num_rows, index_type num_cols, D
                                         std::to_string(slots) + " initial slots (rows x mu)");
   auto v = Impl::allocate_dcsr<Value, Device>(
       num_rows, num_cols, parameters.max_segments, capacity,
-      Impl::dcsr_records_for(num_rows, parameters.max_segments, capacity, slots), "dcsr_blank");
+      dcsr_record_capacity(num_rows, parameters.max_segments, capacity, slots), "dcsr_blank");
   if (mu > 0) {
     Kokkos::parallel_for("strata::dcsr::blank", Kokkos::RangePolicy<ExecSpace>(0, v.num_rows),
                          DcsrBlankSegments<Value, Device>{v, mu});
@@ -69,7 +69,7 @@ DcsrMatrix<Value, Device> dcsr_from_csr(const CrsMatrix& csr, DcsrParameters par
                  "dcsr_from_csr: nnz " + std::to_string(nnz) + " exceeds max_capacity " +
                      std::to_string(parameters.max_capacity));
   auto v = Impl::allocate_dcsr<Value, Device>(rows, csr.numCols(), parameters.max_segments, capacity,
-                                              Impl::dcsr_records_for(rows, parameters.max_segments, capacity, nnz),
+                                              dcsr_record_capacity(rows, parameters.max_segments, capacity, nnz),
                                               "dcsr_from_csr");
   const auto row_map = csr.graph.row_map;
   Kokkos::parallel_for("strata::dcsr::from_csr", Kokkos::RangePolicy<ExecSpace>(0, v.num_rows),

@@ -140,7 +140,7 @@ DcsrView<Value, Device> rebuild_dcsr_pool(const DcsrView<Value, Device>& old, co
   // Without rows the scan writes nothing, and the zeroed storage is all there is.
   DcsrView<Value, Device> fresh =
       allocate_dcsr<Value, Device>(n, old.num_cols, old.max_segments, new_capacity,
-                                   dcsr_records_for(n, old.max_segments, new_capacity, needed), what, n == 0);
+                                   dcsr_record_capacity(n, old.max_segments, new_capacity, needed), what, n == 0);
   Kokkos::parallel_scan("strata::dcsr::rebuild_offsets", Kokkos::RangePolicy<ExecSpace>(0, n),
                         DcsrPlaceRebuiltRows<Value, Device>{fresh, old.row_sizes, reserve, placement,
                                                             reserve.extent(0) > 0, placement.extent(0) > 0});

@@ -227,7 +227,7 @@ void make_room(DcsrMatrix<Value, Device>& A, const DcsrBatchWorkspace<Device>& w
   const DcsrParameters& p = A.parameters();
   STRATA_REQUIRE(p.max_capacity == 0 || required <= p.max_capacity,
                  "dcsr_insert: the matrix needs " + std::to_string(required) + " pool entries (" +
-                     std::to_string(dcsr_bytes<Value>(A.num_rows(), p.max_segments, required, 0)) +
+                     std::to_string(dcsr_storage_bytes(A.num_rows(), p.max_segments, required, 0, sizeof(Value))) +
                      " bytes) but max_capacity is " + std::to_string(p.max_capacity) + "; the matrix is unchanged");
   STRATA_REQUIRE(required <= INT_MAX, "dcsr_insert: the matrix needs " + std::to_string(required) +
                                           " pool entries, beyond 32-bit offsets; the matrix is unchanged");

@@ -27,6 +27,32 @@
 
 namespace strata {
 
+// The storage model, said once: what allocate_dcsr allocates (and DcsrMatrix::memory_bytes
+// reports), what the spare room is sized by (DcsrParameters::with_spare) and what an
+// allocation error names. A row holds its live count and a (begin, end) head; a record holds k
+// (begin, end) pairs; a pool slot a column and a value; two bump pointers.
+inline constexpr std::size_t dcsr_row_bytes = 3 * sizeof(int);
+inline constexpr std::size_t dcsr_counter_bytes = 2 * sizeof(int);
+inline std::size_t dcsr_record_bytes(int max_segments) { return 2 * sizeof(int) * static_cast<std::size_t>(max_segments); }
+inline std::size_t dcsr_slot_bytes(std::size_t value_bytes) { return sizeof(int) + value_bytes; }
+inline std::size_t dcsr_storage_bytes(index_type rows, int max_segments, index_type capacity, index_type records,
+                                      std::size_t value_bytes) {
+  return static_cast<std::size_t>(rows) * dcsr_row_bytes +
+         static_cast<std::size_t>(records) * dcsr_record_bytes(max_segments) +
+         static_cast<std::size_t>(capacity) * dcsr_slot_bytes(value_bytes) + dcsr_counter_bytes;
+}
+
+// Records for the rows that take a second segment: one per dcsr_free_slots_per_record free
+// slots of the pool (a new segment takes at least one entry and, by default, one slot of
+// slack), at least one, at most one per row, none when k = 1.
+inline constexpr index_type dcsr_free_slots_per_record = 2;
+inline index_type dcsr_record_capacity(index_type rows, int max_segments, index_type capacity, index_type live) {
+  if (max_segments <= 1 || rows == 0) return 0;
+  const index_type free_slots = capacity > live ? capacity - live : 0;
+  const index_type r = free_slots / dcsr_free_slots_per_record > 1 ? free_slots / dcsr_free_slots_per_record : 1;
+  return r < rows ? r : rows;
+}
+
 struct DcsrParameters {
   int max_segments = 4;         // k: segments a row may own before the pool must be rebuilt
   int initial_row_slots = 0;    // mu: free slots per row of a blank matrix
@@ -60,14 +86,16 @@ struct DcsrParameters {
   }
 
   // `needed` slots in a matrix of `rows` rows and values of `value_bytes` bytes, and their spare
-  // room, within max_capacity (but never below `needed`). What the matrix holds besides its
-  // pool is 12 bytes a row and two counters (DcsrMatrix::memory_bytes); a spare slot costs its
-  // entry and half a record of k (begin, end) pairs (dcsr_record_capacity).
+  // room, within max_capacity (but never below `needed`). Without spare room the matrix holds
+  // dcsr_storage_bytes of `needed` slots; a spare slot adds its own bytes and its share of a
+  // record (dcsr_record_capacity).
   index_type with_spare(index_type needed, index_type rows, std::size_t value_bytes) const {
-    const double entry = static_cast<double>(sizeof(int) + value_bytes);
-    const double csr = 4.0 * (static_cast<double>(rows) + 1.0) + entry * static_cast<double>(needed);
-    const double held = 12.0 * static_cast<double>(rows) + 8.0 + entry * static_cast<double>(needed);
-    const double per_spare_slot = entry + (max_segments > 1 ? 4.0 * max_segments : 0.0);
+    const double slot = static_cast<double>(dcsr_slot_bytes(value_bytes));
+    const double csr = 4.0 * (static_cast<double>(rows) + 1.0) + slot * static_cast<double>(needed);
+    const double held = static_cast<double>(dcsr_storage_bytes(rows, max_segments, needed, 0, value_bytes));
+    const double per_spare_slot =
+        slot + (max_segments > 1 ? static_cast<double>(dcsr_record_bytes(max_segments)) / dcsr_free_slots_per_record
+                                 : 0.0);
     double spare = std::floor((memory_budget * csr - held) / per_spare_slot);
     const double least = std::ceil(min_spare_fraction * static_cast<double>(needed));
     if (!(spare >= least)) spare = least;
@@ -94,15 +122,6 @@ KOKKOS_INLINE_FUNCTION int dcsr_segment_slack(int alpha, int new_length) {
   if (alpha >= 0) return alpha;
   const int part = new_length / 16;
   return part > 1 ? part : 1;
-}
-
-// Records for the rows that take a second segment: one per two free slots (a new segment
-// takes at least one entry and, by default, one slot of slack), at most one per row, none when
-// k = 1.
-inline index_type dcsr_record_capacity(index_type rows, int max_segments, index_type free_slots) {
-  if (max_segments <= 1 || rows == 0) return 0;
-  const index_type r = free_slots / 2 > 1 ? free_slots / 2 : 1;
-  return r < rows ? r : rows;
 }
 
 // What kernels see: passed by value, refers to the matrix's Views.
@@ -340,18 +359,6 @@ class DcsrMatrix {
 
 namespace Impl {
 
-template <class Value>
-std::size_t dcsr_bytes(index_type rows, int max_segments, index_type capacity, index_type records) {
-  return static_cast<std::size_t>(rows) * 3 * sizeof(int) +
-         static_cast<std::size_t>(records) * 2 * sizeof(int) * max_segments +
-         static_cast<std::size_t>(capacity) * (sizeof(int) + sizeof(Value));
-}
-
-// The records a pool of `capacity` slots holding `live` entries gets.
-inline index_type dcsr_records_for(index_type rows, int max_segments, index_type capacity, index_type live) {
-  return dcsr_record_capacity(rows, max_segments, capacity > live ? capacity - live : 0);
-}
-
 // Allocates storage: the int arrays (live counts, heads, records, the two bump pointers and the
 // pool's columns) share one allocation, the values take another, so that a pool rebuilt for a
 // batch costs two allocations (and the old one two frees), not seven: each costs a round trip
@@ -400,7 +407,7 @@ DcsrView<Value, Device> allocate_dcsr(index_type rows, index_type cols, int max_
         Kokkos::View<Value*, Device>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::dcsr::values"), capacity);
   } catch (const std::exception& e) {
     throw Error(what + ": device allocation of " +
-                std::to_string(dcsr_bytes<Value>(rows, max_segments, capacity, records)) + " bytes (" +
+                std::to_string(dcsr_storage_bytes(rows, max_segments, capacity, records, sizeof(Value))) + " bytes (" +
                 std::to_string(capacity) + " pool entries) failed: " + e.what());
   }
   return v;

@@ -89,6 +89,9 @@ TEST(DcsrMemory, SpareRoomFillsTheBudgetOrTheLeastFraction) {
       dcsr_from_csr<double, DcsrDevice>(to_kokkos_crs<DeviceCsr<double, DcsrDevice>>(long_rows, "strata::long"), p);
   const double long_ratio =
       static_cast<double>(A.memory_bytes()) / static_cast<double>(csr_bytes(200, long_rows.nnz()));
+  // The storage model the spare room is sized by is what the matrix allocates.
+  EXPECT_EQ(A.memory_bytes(), dcsr_storage_bytes(A.num_rows(), p.max_segments, A.capacity(), A.record_capacity(),
+                                                 sizeof(double)));
   EXPECT_LE(long_ratio, p.memory_budget);
   EXPECT_GT(long_ratio, 1.2);
   EXPECT_GT(A.capacity(), long_rows.nnz() + long_rows.nnz() / 12);
