@@ -23,22 +23,26 @@ namespace {
 
 using ExecSpace = Kokkos::DefaultExecutionSpace;
 
-const std::vector<OptionSpec> spmv_options = with_options({
-    {"--format", true,
-     "comma list of kernels, or all (default: auto); this build has: " + spmv_kernel_names<ExecSpace>()},
-    {"--mode", true, "N (y = A x, default), T (A^T x), C (conj(A) x) or H (A^H x)"},
-    {"--vectors", true, "number of vectors K: 1 (default) multiplies a vector, K > 1 a K-column multi-vector"},
-    {"--precision", true, "double (default) or float; complex files use complex<double|float>"},
-    {"--omega", true, "COO load_balanced: chunks per SM/thread (default: 8/32/128 by nnz)"},
-    {"--autotune", false, "COO load_balanced: time a ladder of omega on this matrix and use the fastest"},
-    {"--deterministic", false, "COO load_balanced: bitwise reproducible results (modes N and C)"},
-    {"--lanes", true, "csr-rows and dcsr: vector lanes per row, 1, 2, 4, 8, 16 or 32 (default: from the mean row length)"},
-    {"--reps", true, "timed repetitions (default 50)"},
-    {"--warmup", true, "untimed repetitions first (default 5)"},
-    {"--copy-mib", true, "buffer size of the copy-bandwidth measurement in MiB (default 1024 on GPUs, 256 on hosts)"},
-    {"--json", false, "machine-readable output on stdout"},
-    {"--help", false, "this text"},
-}, matrix_input_options());
+const std::vector<OptionSpec> spmv_options = with_options(
+    {
+        {"--format", true,
+         "comma list of kernels, or all (default: auto); this build has: " + spmv_kernel_names<ExecSpace>()},
+        {"--mode", true, "N (y = A x, default), T (A^T x), C (conj(A) x) or H (A^H x)"},
+        {"--vectors", true, "number of vectors K: 1 (default) multiplies a vector, K > 1 a K-column multi-vector"},
+        {"--precision", true, "double (default) or float; complex files use complex<double|float>"},
+        {"--omega", true, "coo and csr-balanced: chunks per SM/thread (default: 8/32/128 by nnz)"},
+        {"--autotune", false, "COO load_balanced: time a ladder of omega on this matrix and use the fastest"},
+        {"--deterministic", false, "COO load_balanced: bitwise reproducible results (modes N and C)"},
+        {"--lanes", true,
+         "csr-rows and dcsr: vector lanes per row, 1, 2, 4, 8, 16 or 32 (default: from the mean row length)"},
+        {"--reps", true, "timed repetitions (default 50)"},
+        {"--warmup", true, "untimed repetitions first (default 5)"},
+        {"--copy-mib", true,
+         "buffer size of the copy-bandwidth measurement in MiB (default 1024 on GPUs, 256 on hosts)"},
+        {"--json", false, "machine-readable output on stdout"},
+        {"--help", false, "this text"},
+    },
+    matrix_input_options());
 
 struct Options {
   std::vector<SpmvKernel> kernels;
@@ -66,6 +70,11 @@ struct KernelResult {
 
 bool takes_coo_options(const SpmvKernel& k) {
   return k.format == Format::coo && k.algorithm == SpmvAlgorithm::load_balanced;
+}
+
+// The nonzero-balanced kernels, COO's and CSR's, split the nonzeros into omega chunks per SM.
+bool takes_omega(const SpmvKernel& k) {
+  return (k.format == Format::coo || k.format == Format::csr) && k.algorithm == SpmvAlgorithm::load_balanced;
 }
 
 bool takes_row_lanes(const SpmvKernel& k) {
@@ -103,10 +112,14 @@ Options parse_options(const ParsedArgs& parsed) {
   o.coo.omega = static_cast<int>(parsed.get_int("--omega", 0, 1, 65536));
   o.coo.autotune = parsed.has("--autotune");
   o.coo.deterministic = parsed.has("--deterministic");
-  const bool coo_options = parsed.has("--omega") || o.coo.autotune || o.coo.deterministic;
-  const bool any_coo = std::any_of(o.kernels.begin(), o.kernels.end(), takes_coo_options);
-  if (coo_options && !any_coo) {
-    throw UsageError("spmv: --omega, --autotune and --deterministic apply to the coo kernel, which --format does not name");
+  const bool coo_options = o.coo.autotune || o.coo.deterministic;
+  if (coo_options && std::none_of(o.kernels.begin(), o.kernels.end(), takes_coo_options)) {
+    throw UsageError("spmv: --autotune and --deterministic apply to the coo kernel, which --format does not name");
+  }
+  if (parsed.has("--omega") && std::none_of(o.kernels.begin(), o.kernels.end(), takes_omega)) {
+    throw UsageError(
+        "spmv: --omega applies to the nonzero-balanced kernels coo and csr-balanced, which --format "
+        "does not name");
   }
   o.lanes = static_cast<int>(parsed.get_int("--lanes", 0, 1, 32));
   if (parsed.has("--lanes")) {
@@ -132,6 +145,7 @@ std::vector<KernelResult> run_kernels(const HostCsr<Value>& host, const Options&
     if (progress) std::cerr << "spmv: " << kernel.name << " ...\n";
     measure::SpmvRunOptions run_options;
     if (takes_coo_options(kernel)) run_options.settings = options.coo;
+    if (takes_omega(kernel)) run_options.settings.omega = options.coo.omega;
     if (takes_row_lanes(kernel)) run_options.settings.lanes = options.lanes;
     KernelResult r;
     r.kernel = kernel.name;

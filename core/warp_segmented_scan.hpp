@@ -9,6 +9,8 @@
 // (core/cuda/warp_segmented_scan_cuda.hpp) keeps them in registers and uses
 // __ballot_sync and __shfl_up_sync, and also offers a register-level entry
 // point for kernels written for Kokkos::Cuda.
+#include <strata/core/value_traits.hpp>
+
 #include <Kokkos_Core.hpp>
 
 namespace strata {

@@ -14,18 +14,18 @@ enum class SpmvAlgorithm {
   kk_native,      // Kokkos Kernels' own row kernel
   kk_merge_path,  // Kokkos Kernels' merge-path kernel (Kokkos Kernels >= 4.3)
   cusparse,       // cuSPARSE SpMV on the same arrays (CSR and COO; CUDA builds with STRATA_ENABLE_CUSPARSE)
-  // COO (CooMatrix)
-  load_balanced,  // equal nonzero chunks per warp, segmented scan (Flegar & Anzt)
+  // COO (CooMatrix) and CSR
+  load_balanced,  // equal nonzero chunks per warp, segmented scan (Flegar & Anzt); CSR: rows from its offsets
   // DCSR (DcsrMatrix) and CSR
-  row_vectors,    // one vector of lanes per row, lanes from the mean row length (CSR: T and H over A^T's rows)
-  binned_rows,    // ADCSR: rows binned by length, lanes matched to each bin
+  row_vectors,  // one vector of lanes per row, lanes from the mean row length (CSR: T and H over A^T's rows)
+  binned_rows,  // ADCSR: rows binned by length, lanes matched to each bin
   // HYB (HybMatrix)
-  ell_coo,        // ELL part row by row, then the COO overflow with atomics
+  ell_coo,  // ELL part row by row, then the COO overflow by the load-balanced COO kernel
   // HiSparse (HiSparseMatrix)
-  leaf_teams,     // one team per leaf, atomics on y (the simple traversal)
-  scheduled,      // the tree walked on the dynamic scheduler at every product (scheduler/host_driven.hpp)
-  persistent,     // the same walk in one launch of persistent teams (scheduler/persistent.hpp)
-  controlled,     // the same walk launched from the device by the CUDA controller (scheduler/controller.hpp)
+  leaf_teams,  // one team per leaf, atomics on y (the simple traversal)
+  scheduled,   // the tree walked on the dynamic scheduler at every product (scheduler/host_driven.hpp)
+  persistent,  // the same walk in one launch of persistent teams (scheduler/persistent.hpp)
+  controlled,  // the same walk launched from the device by the CUDA controller (scheduler/controller.hpp)
 };
 
 inline const char* to_string(SpmvAlgorithm a) {

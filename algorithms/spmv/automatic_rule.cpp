@@ -27,7 +27,14 @@
 //    N, lost 2-6x in T: mhd1280b, w156, young1c);
 //  * irregular, at least 2^20 nonzeros, where cuSPARSE exists: cuSPARSE CSR
 //    (the fastest kernel on rmat:22 and hubs in N and T; the row kernels are
-//    6-56x slower there);
+//    6-56x slower there), except
+//  * T or H may come, the columns irregular, 2^20 to 2^22 nonzeros, on a
+//    device: Strata's nonzero-balanced CSR kernel over A^T's rows
+//    (csr-balanced). TSOPF_RS_b39_c30's column of 30002 entries took cuSPARSE
+//    CSR and COO 93-97 us in T, csr-balanced 26 us; in N it is 1.19x cuSPARSE
+//    CSR (2026-11-27). It reads A's values through the positions of A^T's
+//    entries, randomly: up to 2^22 entries (32 MiB in double) they stay in the
+//    H100's 50 MiB L2; R-MAT 22's 65M took 3.09 ms in T against cuSPARSE's 1.16;
 //  * irregular, below 2^20, on a device with cuSPARSE: cuSPARSE COO, whose
 //    nonzero-balanced chunks do not wait on one long row;
 //  * host backends, or devices without cuSPARSE: CSR with Kokkos Kernels'
@@ -59,6 +66,9 @@ constexpr double even_length_max_cv = 1.2;
 constexpr double even_length_max_longest_over_mean = 8.0;
 // Rows "uniform" enough for HYB's ELL in N: the longest within this factor of the mean.
 constexpr double uniform_length_max_longest_over_mean = 1.1;
+// Up to this many nonzeros A's values fit the L2 cache (2^22 doubles: 32 MiB of the H100's
+// 50 MiB), where csr-balanced's transposed product gathers them.
+constexpr index_type gathered_values_max_nnz = index_type(1) << 22;
 
 // Lengths spread little (std/mean <= 1.2) and none is over 8 x the mean.
 bool even_lengths(double mean, double cv, index_type longest) {
@@ -95,6 +105,14 @@ SpmvRuleChoice spmv_rule(const MatrixStatistics& s, bool on_host, bool with_cusp
   if (even && !on_host && s.nnz >= (index_type(1) << 23)) {
     why << " " << s.nnz << " nonzeros -> even lengths, bandwidth-bound: HYB (coalesced ELL)";
     return {"hyb", why.str()};
+  }
+  const bool irregular_columns =
+      over_columns && s.nnz > 0 && !even_lengths(s.col_length_mean, s.col_length_cv(), s.col_length_max);
+  if (!even && irregular_columns && !on_host && with_cusparse && s.nnz >= (index_type(1) << 20) &&
+      s.nnz <= gathered_values_max_nnz) {
+    why << " " << s.nnz << " nonzeros -> irregular columns, T or H, values within L2: Strata CSR nonzero-balanced "
+        << "over A^T's rows";
+    return {"csr-balanced", why.str()};
   }
   if (!even && with_cusparse && s.nnz >= (index_type(1) << 20)) {
     why << " " << s.nnz << " nonzeros -> irregular lengths, bandwidth-bound: cuSPARSE CSR (nonzero-balanced)";

@@ -1,9 +1,11 @@
 #pragma once
 // strata::spmv on KokkosSparse::CrsMatrix (the in-tree baseline format):
 // Kokkos Kernels' native or merge-path kernel, cuSPARSE on the same arrays, or
-// Strata's row kernels (row_vectors: csr_rows.hpp), which keep A^T's structure
-// in the handle for T and H. Rank-2 x/y go through Kokkos Kernels' rank-1
+// Strata's row kernels (row_vectors: csr_rows.hpp) or nonzero-balanced kernel
+// (load_balanced: csr_balanced.hpp), which keep A^T's structure in the handle
+// for T and H. Rank-2 x/y go through Kokkos Kernels' rank-1
 // kernel column by column, or to the row kernels, which multiply every column in one launch.
+#include <strata/algorithms/spmv/csr_balanced.hpp>
 #include <strata/algorithms/spmv/csr_rows.hpp>
 #include <strata/algorithms/spmv/cusparse.hpp>
 #include <strata/algorithms/spmv/handle.hpp>
@@ -31,17 +33,25 @@ struct SpmvFormat<ExecSpace, KokkosSparse::CrsMatrix<V, O, D, M, S>> {
 
   static bool supports(SpmvAlgorithm a) {
     return a == SpmvAlgorithm::format_default || a == SpmvAlgorithm::kk_native || a == SpmvAlgorithm::row_vectors ||
-           (a == SpmvAlgorithm::kk_merge_path && compat::kk_has_merge_path) ||
+           a == SpmvAlgorithm::load_balanced || (a == SpmvAlgorithm::kk_merge_path && compat::kk_has_merge_path) ||
            (a == SpmvAlgorithm::cusparse && has_cusparse);
   }
   static std::string algorithm_list() {
-    std::string list = "kk_native (default), row_vectors";
+    std::string list = "kk_native (default), row_vectors, load_balanced";
     if (compat::kk_has_merge_path) list += ", kk_merge_path";
     if (has_cusparse) list += ", cusparse";
     return list;
   }
   static void check_settings(const SpmvSettings& s) {
-    refuse_coo_options(name, s);
+    if (s.algorithm == SpmvAlgorithm::load_balanced) {
+      STRATA_REQUIRE(s.omega >= 0,
+                     "strata::SpmvHandle<CSR>: omega must be >= 0 (0 = by nnz), got " + std::to_string(s.omega));
+      STRATA_REQUIRE(!s.deterministic && !s.autotune,
+                     "strata::SpmvHandle<CSR>: deterministic and autotune are options of the COO load_balanced "
+                     "kernel; CSR load_balanced takes omega only");
+    } else {
+      refuse_coo_options(name, s);
+    }
     check_row_lanes(name, s, s.algorithm == SpmvAlgorithm::row_vectors);
   }
   static void check_mode(const SpmvSettings&, SpmvMode) {}
@@ -62,13 +72,19 @@ struct SpmvFormat<ExecSpace, KokkosSparse::CrsMatrix<V, O, D, M, S>> {
     VectorScratch<value_type, device_type> column_scratch;  // kk_*: strided multi-vector columns
     int lanes = 1;  // row_vectors
     CsrTransposedStructure<std::remove_const_t<offset_type>, std::remove_const_t<ordinal_type>, device_type>
-        transposed;  // row_vectors, built on the first T or H product
+        transposed;  // row_vectors and load_balanced, built on the first T or H product
+    // load_balanced: the chunks of A's rows, and of A^T's (built with `transposed`)
+    CsrBalancedChunks<value_type, device_type> balanced, balanced_transposed;
   };
 
-  static void analyze(const ExecSpace&, const SpmvSettings& s, const matrix_type& A, State& state) {
+  static void analyze(const ExecSpace& space, const SpmvSettings& s, const matrix_type& A, State& state) {
     state.algorithm = s.algorithm == SpmvAlgorithm::format_default ? SpmvAlgorithm::kk_native : s.algorithm;
     if (state.algorithm == SpmvAlgorithm::row_vectors) {
       state.lanes = row_lanes(s.lanes, A.nnz(), A.numRows());
+    }
+    if (state.algorithm == SpmvAlgorithm::load_balanced) {
+      state.balanced =
+          make_csr_balanced_chunks<value_type, device_type>(space, A.graph.row_map, A.numRows(), A.nnz(), s.omega);
     }
     if constexpr (has_cusparse) {
       if (state.algorithm == SpmvAlgorithm::cusparse) {
@@ -96,6 +112,10 @@ struct SpmvFormat<ExecSpace, KokkosSparse::CrsMatrix<V, O, D, M, S>> {
       apply_rows(space, s, state, mode, alpha, A, x, beta, y);
       return;
     }
+    if (state.algorithm == SpmvAlgorithm::load_balanced) {
+      apply_balanced(space, s, state, mode, alpha, A, x, beta, y);
+      return;
+    }
     if constexpr (XView::rank == 2) {
       // Kokkos Kernels' rank-2 kernel is not used: it is templated on alpha/beta cases, the
       // conjugate flag and unrolled column counts, and its instances took ~45 s of GCC and
@@ -109,6 +129,10 @@ struct SpmvFormat<ExecSpace, KokkosSparse::CrsMatrix<V, O, D, M, S>> {
   }
 
   static std::string describe(const SpmvSettings&, const State& state) {
+    if (state.algorithm == SpmvAlgorithm::load_balanced) {
+      return "load_balanced(omega=" + std::to_string(state.balanced.omega) +
+             ", chunks=" + std::to_string(state.balanced.chunking.num_chunks) + ")";
+    }
     if (state.algorithm != SpmvAlgorithm::row_vectors) return to_string(state.algorithm);
     std::string d = "row_vectors(lanes=" + std::to_string(state.lanes);
     if (state.transposed.built) d += ", transposed lanes=" + std::to_string(state.transposed.lanes);
@@ -160,13 +184,47 @@ struct SpmvFormat<ExecSpace, KokkosSparse::CrsMatrix<V, O, D, M, S>> {
                              state.lanes, conjugate, alpha, x, beta, y);
       return;
     }
+    const auto& t = transposed_structure(s, state, A);
+    launch_csr_rows<true>(space, t.row_map, t.rows, t.positions, A.values, A.numCols(), t.lanes, conjugate, alpha, x,
+                          beta, y);
+  }
+
+  template <class XView, class YView>
+  static void apply_balanced(const ExecSpace& space, const SpmvSettings& s, State& state, SpmvMode mode,
+                             value_type alpha, const matrix_type& A, const XView& x, value_type beta, const YView& y) {
+    if (alpha == value_type(0)) {
+      scale_output(space, beta, y);
+      return;
+    }
+    // x is gathered by column: read through the read-only cache.
+    using x_data = std::conditional_t<XView::rank == 1, const value_type*, const value_type**>;
+    const Kokkos::View<x_data, typename XView::array_layout, typename XView::device_type,
+                       Kokkos::MemoryTraits<Kokkos::RandomAccess>>
+        x_gathered = x;
+    const bool conjugate = is_conjugated(mode);
+    if (!is_transposed(mode)) {
+      launch_csr_balanced<false>(space, state.balanced, A.graph.row_map, A.graph.entries, A.graph.row_map, A.values,
+                                 conjugate, alpha, x_gathered, beta, y);
+      return;
+    }
+    const auto& t = transposed_structure(s, state, A);
+    if (!state.balanced_transposed.built) {
+      state.balanced_transposed =
+          make_csr_balanced_chunks<value_type, device_type>(space, t.row_map, A.numCols(), A.nnz(), s.omega);
+    }
+    launch_csr_balanced<true>(space, state.balanced_transposed, t.row_map, t.rows, t.positions, A.values, conjugate,
+                              alpha, x_gathered, beta, y);
+  }
+
+  // A^T's structure, built on the first T or H product.
+  static const decltype(State::transposed)& transposed_structure(const SpmvSettings& s, State& state,
+                                                                 const matrix_type& A) {
     auto& t = state.transposed;
     if (!t.built) {
       t = transpose_csr_structure<std::remove_const_t<offset_type>, std::remove_const_t<ordinal_type>, device_type>(
           A.graph.row_map, A.graph.entries, A.numRows(), A.numCols(), s.lanes);
     }
-    launch_csr_rows<true>(space, t.row_map, t.rows, t.positions, A.values, A.numCols(), t.lanes, conjugate, alpha, x,
-                          beta, y);
+    return t;
   }
 };
 

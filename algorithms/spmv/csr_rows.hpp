@@ -19,6 +19,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace strata::Impl {
@@ -94,6 +95,8 @@ KOKKOS_INLINE_FUNCTION auto value_position(const Positions& positions, const Off
 template <bool Gathered, class RowMap, class Cols, class Positions, class Values, class XView, class YView>
 struct CsrRowOperands {
   using value_type = typename YView::non_const_value_type;
+  using offset_type = std::remove_const_t<typename RowMap::value_type>;
+  static constexpr bool gathered = Gathered;
   RowMap row_map;
   Cols cols;
   Positions positions;

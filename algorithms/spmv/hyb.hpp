@@ -1,9 +1,14 @@
 #pragma once
 // strata::spmv on HybMatrix: the ELL part row by row (column-major slots, so
-// neighbouring threads read neighbouring words), then the COO overflow with
-// atomics. T and H scatter both parts into y with atomics; rank-2 x/y are
-// multiplied column by column.
+// neighbouring threads read neighbouring words, beta applied there), then the
+// COO overflow added by the load-balanced COO kernel (coo_product.hpp): equal
+// nonzero chunks per warp and one atomic per row segment of a chunk, so a long
+// row's overflow does not serialise on one address (an atomic per entry did:
+// 5.95 ms on the hubs generator, whose 40 rows of 200000 entries overflow).
+// T and H scatter both parts into y with atomics; rank-2 x/y are multiplied
+// column by column.
 // Kernels are named functors, not extended lambdas: see docs/BACKENDS.md, "Extended lambdas".
+#include <strata/algorithms/spmv/coo_product.hpp>
 #include <strata/algorithms/spmv/handle.hpp>
 #include <strata/algorithms/spmv/vectors.hpp>
 #include <strata/core/atomic_add.hpp>
@@ -30,20 +35,6 @@ struct HybEllScatterTransposed {
   }
 };
 
-// T and H, COO overflow.
-template <class ExecSpace, class Value, class Device, class XView, class YView>
-struct HybCooScatterTransposed {
-  HybView<Value, Device> v;
-  XView x;
-  YView y;
-  Value alpha;
-  bool conjugate;
-
-  KOKKOS_INLINE_FUNCTION void operator()(const int k) const {
-    atomic_add<ExecSpace>(&y(v.coo_cols(k)), alpha * conjugate_if(v.coo_values(k), conjugate) * x(v.coo_rows(k)));
-  }
-};
-
 // N and C, ELL part: one thread per row writes y(r), beta applied here.
 template <class Value, class Device, class XView, class YView>
 struct HybEllProduct {
@@ -60,20 +51,6 @@ struct HybEllProduct {
       sum += conjugate_if(v.ell_values(at), conjugate) * x(v.ell_cols(at));
     }
     y(r) = beta == Value(0) ? alpha * sum : alpha * sum + beta * y(r);
-  }
-};
-
-// N and C, COO overflow: added with atomics on top of the ELL result.
-template <class ExecSpace, class Value, class Device, class XView, class YView>
-struct HybCooProduct {
-  HybView<Value, Device> v;
-  XView x;
-  YView y;
-  Value alpha;
-  bool conjugate;
-
-  KOKKOS_INLINE_FUNCTION void operator()(const int k) const {
-    atomic_add<ExecSpace>(&y(v.coo_rows(k)), alpha * conjugate_if(v.coo_values(k), conjugate) * x(v.coo_cols(k)));
   }
 };
 
@@ -95,7 +72,11 @@ struct SpmvFormat<ExecSpace, HybMatrix<Value, Device>> {
   static index_type rows(const matrix_type& A) { return A.num_rows(); }
   static index_type cols(const matrix_type& A) { return A.num_cols(); }
 
-  struct State {};
+  struct State {
+    // The overflow's chunks, redone when insertions have changed its length.
+    Impl::CooProduct<ExecSpace, Value, Device> overflow;
+    bool overflow_chunked = false;
+  };
   static void analyze(const ExecSpace&, const SpmvSettings&, const matrix_type&, State&) {}
 
   template <class XView, class YView>
@@ -112,20 +93,33 @@ struct SpmvFormat<ExecSpace, HybMatrix<Value, Device>> {
         Kokkos::parallel_for(
             "strata::hyb::spmv_ell_transposed", Kokkos::RangePolicy<ExecSpace>(space, 0, v.num_rows),
             HybEllScatterTransposed<ExecSpace, Value, Device, XView, YView>{v, x, y, alpha, conjugate});
-        Kokkos::parallel_for(
-            "strata::hyb::spmv_coo_transposed", Kokkos::RangePolicy<ExecSpace>(space, 0, v.coo_nnz),
-            HybCooScatterTransposed<ExecSpace, Value, Device, XView, YView>{v, x, y, alpha, conjugate});
-        return;
+      } else {
+        Kokkos::parallel_for("strata::hyb::spmv_ell", Kokkos::RangePolicy<ExecSpace>(space, 0, v.num_rows),
+                             HybEllProduct<Value, Device, XView, YView>{v, x, y, alpha, beta, conjugate});
       }
-      Kokkos::parallel_for("strata::hyb::spmv_ell", Kokkos::RangePolicy<ExecSpace>(space, 0, v.num_rows),
-                           HybEllProduct<Value, Device, XView, YView>{v, x, y, alpha, beta, conjugate});
-      if (v.coo_nnz == 0) return;  // no second launch when every row fits the ELL part
-      Kokkos::parallel_for("strata::hyb::spmv_coo", Kokkos::RangePolicy<ExecSpace>(space, 0, v.coo_nnz),
-                           HybCooProduct<ExecSpace, Value, Device, XView, YView>{v, x, y, alpha, conjugate});
+      if (v.coo_nnz == 0 || alpha == Value(0)) return;  // no second launch when every row fits the ELL part
+      // The overflow adds to what the ELL part wrote: beta is already applied.
+      const auto overflow = overflow_view(v);
+      if (!state.overflow_chunked || state.overflow.chunking.nnz != overflow.nnz()) {
+        state.overflow = CooProduct<ExecSpace, Value, Device>::make(space, overflow, 0, false);
+        state.overflow_chunked = true;
+      }
+      state.overflow.run(space, mode, alpha, overflow, x, Value(1), y);
     }
   }
 
-  static std::string describe(const SpmvSettings&, const State&) { return "ell_coo"; }
+  static std::string describe(const SpmvSettings&, const State& state) {
+    if (!state.overflow_chunked) return "ell_coo";
+    return "ell_coo(overflow load_balanced, omega=" + std::to_string(state.overflow.omega) + ")";
+  }
+
+ private:
+  // The COO overflow's used entries (insertions may leave spare room after them).
+  static CooView<Value, Device> overflow_view(const HybView<Value, Device>& v) {
+    const auto used = std::make_pair(std::size_t{0}, static_cast<std::size_t>(v.coo_nnz));
+    return {Kokkos::subview(v.coo_rows, used), Kokkos::subview(v.coo_cols, used), Kokkos::subview(v.coo_values, used),
+            v.num_rows, v.num_cols};
+  }
 };
 
 }  // namespace strata::Impl

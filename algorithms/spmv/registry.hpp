@@ -31,6 +31,8 @@ std::vector<SpmvKernel> spmv_kernels() {
   }
   k.push_back({"csr-rows", Format::csr, SpmvAlgorithm::row_vectors, false,
                "CSR, Strata row kernel (one launch; T and H over A^T's rows kept by the handle)"});
+  k.push_back({"csr-balanced", Format::csr, SpmvAlgorithm::load_balanced, false,
+               "CSR, Strata nonzero-balanced kernel (rows found from the offsets; T and H over A^T's rows)"});
   if (cusparse) k.push_back({"cusparse-csr", Format::csr, SpmvAlgorithm::cusparse, false, "CSR, cuSPARSE"});
   k.push_back({"coo", Format::coo, SpmvAlgorithm::load_balanced, false, "COO, Strata load-balanced kernel"});
   if (cusparse) k.push_back({"cusparse-coo", Format::coo, SpmvAlgorithm::cusparse, false, "COO, cuSPARSE"});

@@ -28,6 +28,19 @@ __device__ inline Kokkos::complex<R> shuffle(const Kokkos::complex<R>& value, in
                             __shfl_sync(full_warp_mask, value.imag(), source_lane));
 }
 
+// Called by all 32 lanes of a converged warp: every lane gets the sum of all 32 values.
+template <class Value>
+__device__ inline Value warp_sum(Value v) {
+  for (int offset = 16; offset > 0; offset >>= 1) {
+    if constexpr (value_traits<Value>::is_complex) {
+      v += Value(__shfl_xor_sync(full_warp_mask, v.real(), offset), __shfl_xor_sync(full_warp_mask, v.imag(), offset));
+    } else {
+      v += __shfl_xor_sync(full_warp_mask, v, offset);
+    }
+  }
+  return v;
+}
+
 // Called by all 32 lanes of a converged warp with their own (key, value):
 // returns the lane's segmented inclusive sum. Segment heads come from one
 // ballot, so equal keys separated by another key are different segments.

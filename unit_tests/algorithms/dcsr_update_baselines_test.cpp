@@ -58,6 +58,33 @@ TYPED_TEST(DcsrUpdateBaselines, HybInsertionAndSpmvMatchReference) {
                                                        value_from<Value>(0.5, -2.0), false);
 }
 
+// One SpMV handle across insertions: HYB's overflow is multiplied by the load-balanced COO
+// kernel, whose chunks must follow the overflow's new length (a stale chunking would skip entries).
+TEST(DcsrUpdateBaselinesHyb, OneHandleFollowsTheOverflowThroughInsertions) {
+  const auto start = gen::poisson2d_5pt(20);
+  auto A = hyb_from_csr<double, DcsrDevice>(to_kokkos_crs<DeviceCsr<double, DcsrDevice>>(start, "t"), 2);
+  test::ApiProduct<DcsrExec, HybMatrix<double, DcsrDevice>> kernel{A, {}};
+  test::expect_spmv_matches_reference<double, DcsrExec>(kernel, start, "N", -1.5, 0.5, false);
+  HostCoo<double> grown(start.num_rows, start.num_cols);
+  for (index_type i = 0; i < start.num_rows; ++i) {
+    for (index_type k = start.row_offsets[i]; k < start.row_offsets[i + 1]; ++k)
+      grown.push_back(i, start.cols[k], start.values[k]);
+  }
+  test::HostBatch<double> batch;
+  for (int j = 0; j < 300; ++j) {  // one row grows by 300 entries, far past the ELL width
+    batch.rows.push_back(7);
+    batch.cols.push_back(j);
+    batch.values.push_back(0.5 + j % 3);
+    grown.push_back(7, j, 0.5 + j % 3);
+  }
+  const auto d = test::upload(batch);
+  A.insert(d.rows, d.cols, d.values);
+  const auto reference = to_csr(grown);
+  test::expect_spmv_matches_reference<double, DcsrExec>(kernel, reference, "N", -1.5, 0.5, false);
+  test::expect_spmv_matches_reference<double, DcsrExec>(kernel, reference, "T", 1.0, 0.0, true);
+  EXPECT_NE(kernel.handle.describe().find("overflow load_balanced"), std::string::npos) << kernel.handle.describe();
+}
+
 TEST(DcsrUpdateBaselinesInput, OutOfRangeBatchIsRefused) {
   auto A = hyb_from_csr<double, DcsrDevice>(to_kokkos_crs<DeviceCsr<double, DcsrDevice>>(gen::poisson2d_5pt(4), "t"), 2);
   const auto d = test::upload(test::HostBatch<double>{{0, 16}, {0, 0}, {1.0, 1.0}});

@@ -175,6 +175,7 @@ TEST_F(StrataCommand, SpmvRunsInEveryDocumentedForm) {
       {"spmv", "small.mtx", "--precision", "float", "--mode", "T"},
       {"spmv", "small.mtx", "--format", "csr"},
       {"spmv", "small.mtx", "--format", "coo", "--omega", "4"},
+      {"spmv", "small.mtx", "--format", "csr-balanced", "--omega", "4", "--mode", "T"},
       {"spmv", "small.mtx", "--format", "csr-rows,dcsr", "--lanes", "1", "--mode", "T"},
       {"gen:poisson2d:4", "--mode", "N"},  // a MATRIX without a command runs spmv
   };
@@ -309,6 +310,11 @@ TEST_F(StrataCommand, OtherUsageErrors) {
       {{"spmv", "gen:poisson2d:4", "--format", "csr-rows", "--lanes", "64"}, "--lanes expects an integer in [1, 32]"},
       {{"spmv", "gen:poisson2d:4", "--format", "csr,coo", "--lanes", "4"},
        "strata spmv: --lanes applies to the row kernels csr-rows and dcsr, which --format does not name"},
+      {{"spmv", "gen:poisson2d:4", "--format", "csr", "--omega", "4"},
+       "strata spmv: --omega applies to the nonzero-balanced kernels coo and csr-balanced, which --format does not "
+       "name"},
+      {{"spmv", "gen:poisson2d:4", "--format", "csr-balanced", "--deterministic"},
+       "strata spmv: --autotune and --deterministic apply to the coo kernel, which --format does not name"},
       {{"info", "gen:nonsense:3"}, "strata info: generator spec 'gen:nonsense:3': unknown kind 'nonsense'"},
       {{"info", "gen:poisson2d:x"}, "generator spec 'gen:poisson2d:x': parameter 1 ('x') is not a non-negative"},
       {{"info", "gen:poisson3d:0"}, "generator spec 'gen:poisson3d:0': poisson3d_7pt: grid size n must be >= 1"},

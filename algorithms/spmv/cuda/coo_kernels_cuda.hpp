@@ -13,19 +13,6 @@ namespace strata::Impl {
 
 namespace cuda_detail {
 
-template <class Value>
-__device__ inline Value warp_sum(Value v) {
-  for (int offset = 16; offset > 0; offset >>= 1) {
-    if constexpr (value_traits<Value>::is_complex) {
-      v += Value(__shfl_xor_sync(cuda::full_warp_mask, v.real(), offset),
-                 __shfl_xor_sync(cuda::full_warp_mask, v.imag(), offset));
-    } else {
-      v += __shfl_xor_sync(cuda::full_warp_mask, v, offset);
-    }
-  }
-  return v;
-}
-
 template <class Value, class Coo, class XView, class Sink>
 struct CooWarpChunks {
   Coo A;
@@ -85,7 +72,7 @@ struct CooWarpChunks {
           spread = true;
           continue;
         }
-        const Value carried = spread ? warp_sum(accumulated) : cuda::shuffle(accumulated, 31);
+        const Value carried = spread ? cuda::warp_sum(accumulated) : cuda::shuffle(accumulated, 31);
         Value sum = cuda::segmented_inclusive_scan_lane(row, product);
         const int next_row = __shfl_down_sync(cuda::full_warp_mask, row, 1);
         const int row_of_lane0 = __shfl_sync(cuda::full_warp_mask, row, 0);
@@ -103,7 +90,7 @@ struct CooWarpChunks {
         spread = false;
       }
     }
-    const Value carried = spread ? warp_sum(accumulated) : cuda::shuffle(accumulated, 31);
+    const Value carried = spread ? cuda::warp_sum(accumulated) : cuda::shuffle(accumulated, 31);
     if (lane == 0) sink.flush(chunk, accumulated_row, carried);
   }
 };

@@ -100,6 +100,24 @@ TEST(AnyMatrixSpmv, AutomaticRuleBranches) {
   EXPECT_EQ(long_column_t.kernel.name, with_cusparse ? "cusparse-coo" : "coo") << long_column_t.reason;
   EXPECT_EQ(long_column_t.reason.find("row length"), std::string::npos) << long_column_t.reason;
   EXPECT_NE(long_column_t.reason.find("rule for modes T and H"), std::string::npos) << long_column_t.reason;
+  // The same column in a matrix of 2^20 to 2^22 nonzeros, where T or H may come: on a device with
+  // cuSPARSE, Strata's nonzero-balanced kernel over A^T's rows; past 2^22 (A's values outgrow the
+  // L2 cache it gathers them from), and in N only, not.
+  for (const index_type nnz : {index_type(1) << 20, index_type(1) << 22, (index_type(1) << 22) + 1}) {
+    auto column_stats = long_column_stats;
+    column_stats.nnz = nnz;
+    column_stats.num_rows = column_stats.num_cols = nnz / 8;
+    const bool balanced = with_cusparse && !on_host && nnz <= (index_type(1) << 22);
+    for (const auto modes : {SpmvModes::all, SpmvModes::transposed}) {
+      const auto choice = choose_spmv_kernel<ExecSpace>(column_stats, modes);
+      EXPECT_EQ(choice.kernel.name, balanced        ? "csr-balanced"
+                                    : with_cusparse ? "cusparse-csr"
+                                                    : "coo")
+          << choice.reason;
+    }
+    const auto untransposed = choose_spmv_kernel<ExecSpace>(column_stats, SpmvModes::untransposed);
+    EXPECT_EQ(untransposed.kernel.name, small_kernel) << untransposed.reason;
+  }
 }
 
 // Rows all within 1.1x the mean length go to HYB on a device, in N and C only:

@@ -43,6 +43,69 @@ TYPED_TEST(CsrSpmv, StrataRowKernelsMatchReferenceWithOneLaneAndWithAWarp) {
   test::check_every_case_with_one_lane_and_a_warp<TypeParam, DeviceCsr<TypeParam, Device>>(make_csr<TypeParam>);
 }
 
+TYPED_TEST(CsrSpmv, StrataBalancedKernelMatchesReferenceEverywhere) {
+  SpmvSettings s;
+  s.algorithm = SpmvAlgorithm::load_balanced;
+  test::check_every_case<TypeParam, DeviceCsr<TypeParam, Device>>(make_csr<TypeParam>, s);
+}
+
+// One chunk per SM (long chunks, many rows each) and 4096 per SM (one line per
+// chunk, so long rows run through many chunks and their carries).
+TYPED_TEST(CsrSpmv, StrataBalancedKernelMatchesReferenceWithFewAndManyChunks) {
+  for (const int omega : {1, 4096}) {
+    SCOPED_TRACE("omega " + std::to_string(omega));
+    SpmvSettings s;
+    s.algorithm = SpmvAlgorithm::load_balanced;
+    s.omega = omega;
+    test::check_every_case<TypeParam, DeviceCsr<TypeParam, Device>>(make_csr<TypeParam>, s);
+  }
+}
+
+// Where rows must be found rather than read: runs of empty rows longer than a
+// warp (the row-end window moves on), empty rows at both ends, rows of one
+// entry, and a row longer than many chunks, so that a chunk lies inside it.
+TEST(CsrSpmvBalanced, EmptyRowRunsAndARowAcrossChunksMatchTheReference) {
+  HostCoo<double> coo(3000, 4000);
+  for (index_type i = 100; i < 2900; i += 47) coo.push_back(i, (i * 13) % 4000, 1.0 + i % 7);
+  for (index_type i = 1000; i < 1040; ++i) coo.push_back(i, i, -2.0);          // 40 rows of one entry
+  for (index_type j = 0; j < 4000; ++j) coo.push_back(1500, j, 0.25 + j % 3);  // one long row
+  const auto host = to_csr(coo);
+  const auto A = make_csr<double>(host);
+  for (const int omega : {1, 3, 4096}) {
+    SCOPED_TRACE("omega " + std::to_string(omega));
+    SpmvSettings s;
+    s.algorithm = SpmvAlgorithm::load_balanced;
+    s.omega = omega;
+    test::ApiProduct<ExecSpace, DeviceCsr<double, Device>> product{A,
+                                                                   SpmvHandle<ExecSpace, DeviceCsr<double, Device>>(s)};
+    for (const std::string mode : {"N", "T"}) {
+      test::expect_spmv_matches_reference<double, ExecSpace>(product, host, mode, 1.0, 0.0, true);
+      test::expect_spmv_matches_reference<double, ExecSpace>(product, host, mode, -1.5, 0.5, false);
+    }
+    EXPECT_NE(product.handle.describe().find("load_balanced(omega=" + std::to_string(omega)), std::string::npos)
+        << product.handle.describe();
+  }
+}
+
+TEST(CsrSpmvBalanced, RefusesTheCooOnlyOptions) {
+  using Handle = SpmvHandle<ExecSpace, DeviceCsr<double, Device>>;
+  SpmvSettings s;
+  s.algorithm = SpmvAlgorithm::load_balanced;
+  s.deterministic = true;
+  try {
+    Handle h(s);
+    FAIL() << "deterministic accepted by CSR load_balanced";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("CSR load_balanced takes omega only"), std::string::npos) << e.what();
+  }
+  s.deterministic = false;
+  s.omega = -1;
+  EXPECT_THROW(Handle h(s), Error);
+  s.omega = 0;
+  s.lanes = 4;
+  EXPECT_THROW(Handle h(s), Error);
+}
+
 TYPED_TEST(CsrSpmv, CusparseMatchesReferenceWhereAvailable) {
   using Handle = SpmvHandle<ExecSpace, DeviceCsr<TypeParam, Device>>;
   if constexpr (!Impl::cusparse_spmv_available<ExecSpace>::value) {

@@ -1,0 +1,197 @@
+#pragma once
+// Kokkos::Cuda specialisation of the nonzero-balanced CSR chunk kernel; included
+// only under KOKKOS_ENABLE_CUDA. One warp per chunk (TeamPolicy, vector length
+// 32), as the COO kernel (cuda/coo_kernels_cuda.hpp), with the rows found
+// instead of loaded: the warp loads the ends of 32 consecutive rows, starting at
+// the row its next entries begin in, one per lane (one coalesced load for two
+// lines of entries), and each lane finds its entry's row by a binary search over
+// those ends held in the lanes (five shuffles). Where 64 entries span more than
+// 32 rows (short and empty rows) the warp loads the next 32 ends and searches
+// again. Finished rows are stored with beta; rows without entries are stored as
+// empty by the lane that sees the gap; the chunk's last row, if it goes on in the
+// next chunk, becomes the chunk's carry.
+#include <strata/core/light_weight_launch.hpp>
+#include <strata/core/warp_segmented_scan.hpp>
+
+#include <type_traits>
+
+namespace strata::Impl {
+
+namespace cuda_detail {
+
+// A load that is used once: cached as evict-first, so that the matrix streaming
+// through L2 does not push out the gathered x (which R-MAT 22's 32 MiB would fit).
+template <class T>
+__device__ inline T load_streaming(const T* p) {
+  if constexpr (std::is_arithmetic_v<T>) {
+    return __ldcs(p);
+  } else {
+    return *p;
+  }
+}
+
+// A store that is not read again by this product: evict-first, as the streaming loads.
+template <class T>
+__device__ inline void store_streaming(T* p, const T& v) {
+  if constexpr (std::is_arithmetic_v<T>) {
+    __stcs(p, v);
+  } else {
+    *p = v;
+  }
+}
+
+template <class Value, class Operands, class Chunks>
+struct CsrBalancedWarpChunks {
+  CsrBalancedOperands<Operands, Chunks> in;
+
+  using member_type = typename Kokkos::TeamPolicy<Kokkos::Cuda, Kokkos::LaunchBounds<256, 6>>::member_type;
+  using offset_type = typename Operands::offset_type;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type& member) const {
+    KOKKOS_IF_ON_DEVICE((process_chunk(member);))
+    KOKKOS_IF_ON_HOST(((void)member;))
+  }
+
+  // A finished row: y := alpha * sum + beta * y (beta = 0 does not read y, which may hold NaN).
+  __device__ void finish(int row, const Value& sum) const {
+    const auto& op = in.op;
+    Value* out = &vector_at(op.y, row, in.column);
+    store_streaming(out, op.beta == Value(0) ? op.alpha * sum : op.alpha * sum + op.beta * load_streaming(out));
+  }
+
+  // Rows [from, to) have no entries: y := beta * y there.
+  __device__ void finish_empty(int from, int to) const {
+    for (int r = from; r < to; ++r) finish(r, Value{});
+  }
+
+  __device__ void process_chunk(const member_type& member) const {
+    const auto& op = in.op;
+    const auto& ch = in.chunks;
+    const std::size_t column = in.column;
+    const std::int64_t chunk =
+        static_cast<std::int64_t>(member.league_rank()) * member.team_size() + member.team_rank();
+    if (chunk >= ch.chunking.num_chunks) return;
+    const int lane = static_cast<int>(threadIdx.x);
+    const std::int64_t b = ch.chunking.begin(chunk);
+    const std::int64_t e = ch.chunking.end(chunk);
+    const int first = ch.first_row(chunk);
+    const int finished_end = ch.first_row(chunk + 1);
+    const int rows = static_cast<int>(ch.rows);
+    // The row before the chunk's first: nothing to store for it, and the rows
+    // from `first` to the first entry's row (chunk 0's leading empty rows) are a gap.
+    int accumulated_row = first - 1;
+    Value accumulated{};  // this lane's part of accumulated_row's sum
+    // Warp-uniform: whether lanes other than 31 hold parts of the sum.
+    bool spread = false;
+    int window_row = first;  // the coming entries lie in this row or later ones
+    constexpr int lines_in_flight = 2;
+    for (std::int64_t base = b; base < e; base += lines_in_flight * coo_line_entries) {
+      offset_type line_entry[lines_in_flight];
+      int line_col[lines_in_flight];
+      Value line_value[lines_in_flight];
+#pragma unroll
+      for (int j = 0; j < lines_in_flight; ++j) {
+        const std::int64_t k = base + j * coo_line_entries + lane;
+        const bool active = k < e;
+        // Lanes past the chunk's end extend its last row with zeros.
+        line_entry[j] = static_cast<offset_type>(active ? k : e - 1);
+        line_col[j] = active ? static_cast<int>(load_streaming(&op.cols(k))) : -1;
+        line_value[j] =
+            active ? load_streaming(&op.values(value_position<Operands::gathered>(op.positions, k))) : Value{};
+      }
+      int line_row[lines_in_flight];
+#pragma unroll
+      for (int j = 0; j < lines_in_flight; ++j) line_row[j] = -1;
+      for (;;) {
+        // Lane i holds the end of row window_row + i (past the last row: the end of the last).
+        const int r = window_row + lane;
+        const offset_type row_end = load_streaming(&op.row_map(r < rows ? r + 1 : rows));
+        const offset_type window_end = cuda::shuffle(row_end, 31);
+#pragma unroll
+        for (int j = 0; j < lines_in_flight; ++j) {
+          // How many of the window's rows end at or before this lane's entry.
+          int ended = 0;
+#pragma unroll
+          for (int step = 16; step > 0; step >>= 1) {
+            if (cuda::shuffle(row_end, ended + step - 1) <= line_entry[j]) ended += step;
+          }
+          if (line_row[j] < 0 && line_entry[j] < window_end) line_row[j] = window_row + ended;
+        }
+        bool unresolved = false;
+#pragma unroll
+        for (int j = 0; j < lines_in_flight; ++j) unresolved |= line_row[j] < 0;
+        if (!__any_sync(cuda::full_warp_mask, unresolved)) break;
+        window_row += coo_line_entries;
+      }
+      window_row = cuda::shuffle(line_row[lines_in_flight - 1], 31);
+      Value line_product[lines_in_flight];
+#pragma unroll
+      for (int j = 0; j < lines_in_flight; ++j) {
+        line_product[j] = line_col[j] >= 0
+                              ? conjugate_if(line_value[j], op.conjugate) * vector_at(op.x, line_col[j], column)
+                              : Value{};
+      }
+#pragma unroll
+      for (int j = 0; j < lines_in_flight; ++j) {
+        const int row = line_row[j];
+        const Value product = line_product[j];
+        if (__all_sync(cuda::full_warp_mask, row == accumulated_row)) {
+          accumulated += product;
+          spread = true;
+          continue;
+        }
+        const Value carried = spread ? cuda::warp_sum(accumulated) : cuda::shuffle(accumulated, 31);
+        Value sum = cuda::segmented_inclusive_scan_lane(row, product);
+        const int next_row = __shfl_down_sync(cuda::full_warp_mask, row, 1);
+        const int previous_row = __shfl_up_sync(cuda::full_warp_mask, row, 1);
+        const int row_of_lane0 = __shfl_sync(cuda::full_warp_mask, row, 0);
+        if (row_of_lane0 == accumulated_row) {
+          // The line's first segment continues the accumulated row; only its tail needs the carry.
+          if (row == accumulated_row) sum += carried;
+        } else if (lane == 0) {
+          // The accumulated row ended before this line, inside the chunk: it is finished here.
+          if (accumulated_row >= first) finish(accumulated_row, carried);
+          finish_empty(accumulated_row + 1, row);
+        }
+        if (lane > 0 && previous_row != row) finish_empty(previous_row + 1, row);
+        const bool tail = lane == 31 || next_row != row;
+        if (tail && lane != 31) finish(row, sum);
+        // The line's last segment may continue in the next line: it becomes the accumulated row.
+        accumulated_row = __shfl_sync(cuda::full_warp_mask, row, 31);
+        accumulated = lane == 31 ? sum : Value{};
+        spread = false;
+      }
+    }
+    const Value carried = spread ? cuda::warp_sum(accumulated) : cuda::shuffle(accumulated, 31);
+    if (accumulated_row < finished_end) {
+      // The chunk's last row ends with it; so do the empty rows up to the next chunk's first.
+      if (lane == 0) {
+        finish(accumulated_row, carried);
+        ch.carry_row(chunk) = -1;
+      }
+      for (int r = accumulated_row + 1 + lane; r < finished_end; r += coo_line_entries) finish(r, Value{});
+    } else if (lane == 0) {
+      ch.carry_row(chunk) = accumulated_row;
+      ch.carry(chunk) = carried;
+    }
+  }
+};
+
+}  // namespace cuda_detail
+
+template <>
+struct CsrBalancedChunkKernel<Kokkos::Cuda> {
+  static constexpr int warps_per_block = 8;
+
+  template <class Value, class Operands, class Chunks>
+  static void run(const Kokkos::Cuda& space, const CsrBalancedOperands<Operands, Chunks>& in) {
+    const auto chunks = in.chunks.chunking.num_chunks;
+    const int league = static_cast<int>((chunks + warps_per_block - 1) / warps_per_block);
+    // The COO kernel's bounds: six 256-thread blocks per SM; the kernel is latency-bound.
+    using Policy = Kokkos::TeamPolicy<Kokkos::Cuda, Kokkos::LaunchBounds<32 * warps_per_block, 6>>;
+    light_weight_parallel_for("strata::csr_balanced::warp_chunks", Policy(space, league, warps_per_block, 32),
+                              cuda_detail::CsrBalancedWarpChunks<Value, Operands, Chunks>{in});
+  }
+};
+
+}  // namespace strata::Impl
