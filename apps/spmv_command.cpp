@@ -23,26 +23,22 @@ namespace {
 
 using ExecSpace = Kokkos::DefaultExecutionSpace;
 
-const std::vector<OptionSpec> spmv_options = with_options(
-    {
-        {"--format", true,
-         "comma list of kernels, or all (default: auto); this build has: " + spmv_kernel_names<ExecSpace>()},
-        {"--mode", true, "N (y = A x, default), T (A^T x), C (conj(A) x) or H (A^H x)"},
-        {"--vectors", true, "number of vectors K: 1 (default) multiplies a vector, K > 1 a K-column multi-vector"},
-        {"--precision", true, "double (default) or float; complex files use complex<double|float>"},
-        {"--omega", true, "coo and csr-balanced: chunks per SM/thread (default: 8/32/128 by nnz)"},
-        {"--autotune", false, "COO load_balanced: time a ladder of omega on this matrix and use the fastest"},
-        {"--deterministic", false, "COO load_balanced: bitwise reproducible results (modes N and C)"},
-        {"--lanes", true,
-         "csr-rows and dcsr: vector lanes per row, 1, 2, 4, 8, 16 or 32 (default: from the mean row length)"},
-        {"--reps", true, "timed repetitions (default 50)"},
-        {"--warmup", true, "untimed repetitions first (default 5)"},
-        {"--copy-mib", true,
-         "buffer size of the copy-bandwidth measurement in MiB (default 1024 on GPUs, 256 on hosts)"},
-        {"--json", false, "machine-readable output on stdout"},
-        {"--help", false, "this text"},
-    },
-    matrix_input_options());
+const std::vector<OptionSpec> spmv_options = with_options({
+    {"--format", true,
+     "comma list of kernels, or all (default: auto); this build has: " + spmv_kernel_names<ExecSpace>()},
+    {"--mode", true, "N (y = A x, default), T (A^T x), C (conj(A) x) or H (A^H x)"},
+    {"--vectors", true, "number of vectors K: 1 (default) multiplies a vector, K > 1 a K-column multi-vector"},
+    {"--precision", true, "double (default) or float; complex files use complex<double|float>"},
+    {"--omega", true, "coo and csr-balanced: chunks per SM/thread (default: 8/32/128 by nnz)"},
+    {"--autotune", false, "COO load_balanced: time a ladder of omega on this matrix and use the fastest"},
+    {"--deterministic", false, "COO load_balanced: bitwise reproducible results (modes N and C)"},
+    {"--lanes", true, "csr-rows and dcsr: vector lanes per row, 1, 2, 4, 8, 16 or 32 (default: from the mean row length)"},
+    {"--reps", true, "timed repetitions (default 50)"},
+    {"--warmup", true, "untimed repetitions first (default 5)"},
+    {"--copy-mib", true, "buffer size of the copy-bandwidth measurement in MiB (default 1024 on GPUs, 256 on hosts)"},
+    {"--json", false, "machine-readable output on stdout"},
+    {"--help", false, "this text"},
+}, matrix_input_options());
 
 struct Options {
   std::vector<SpmvKernel> kernels;
@@ -144,8 +140,11 @@ std::vector<KernelResult> run_kernels(const HostCsr<Value>& host, const Options&
   for (const auto& kernel : options.kernels) {
     if (progress) std::cerr << "spmv: " << kernel.name << " ...\n";
     measure::SpmvRunOptions run_options;
-    if (takes_coo_options(kernel)) run_options.settings = options.coo;
-    if (takes_omega(kernel)) run_options.settings.omega = options.coo.omega;
+    if (takes_coo_options(kernel)) {
+      run_options.settings = options.coo;
+    } else if (takes_omega(kernel)) {
+      run_options.settings.omega = options.coo.omega;
+    }
     if (takes_row_lanes(kernel)) run_options.settings.lanes = options.lanes;
     KernelResult r;
     r.kernel = kernel.name;

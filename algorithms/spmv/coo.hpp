@@ -32,8 +32,7 @@ struct SpmvFormat<ExecSpace, CooMatrix<Value, Device>> {
 
   static void check_settings(const SpmvSettings& s) {
     check_row_lanes(name, s, false);
-    STRATA_REQUIRE(s.omega >= 0, "strata::SpmvHandle<COO>: omega must be >= 0 (0 = by nnz), got " +
-                                     std::to_string(s.omega));
+    check_omega(name, s);
     STRATA_REQUIRE(is_load_balanced(s) || (s.omega == 0 && !s.deterministic && !s.autotune),
                    "strata::SpmvHandle<COO>: omega, deterministic and autotune are options of the load_balanced "
                    "kernel, not of cusparse");

@@ -196,10 +196,7 @@ struct CooProduct {
   template <class XView, class YView>
   void run(const ExecSpace& space, SpmvMode mode, const Value& alpha, const CooView<Value, Device>& A, const XView& x,
            const Value& beta, const YView& y) const {
-    using x_data = std::conditional_t<XView::rank == 1, const Value*, const Value**>;
-    Kokkos::View<x_data, typename XView::array_layout, typename XView::device_type,
-                 Kokkos::MemoryTraits<Kokkos::RandomAccess>>
-        x_internal = x;
+    const gathered_vector_t<XView> x_internal = x;
     scale_output(space, beta, y);
     if (A.nnz() == 0 || alpha == Value(0)) return;
     const bool conjugate_values = is_conjugated(mode);

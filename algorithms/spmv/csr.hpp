@@ -44,8 +44,7 @@ struct SpmvFormat<ExecSpace, KokkosSparse::CrsMatrix<V, O, D, M, S>> {
   }
   static void check_settings(const SpmvSettings& s) {
     if (s.algorithm == SpmvAlgorithm::load_balanced) {
-      STRATA_REQUIRE(s.omega >= 0,
-                     "strata::SpmvHandle<CSR>: omega must be >= 0 (0 = by nnz), got " + std::to_string(s.omega));
+      check_omega(name, s);
       STRATA_REQUIRE(!s.deterministic && !s.autotune,
                      "strata::SpmvHandle<CSR>: deterministic and autotune are options of the COO load_balanced "
                      "kernel; CSR load_balanced takes omega only");
@@ -196,11 +195,7 @@ struct SpmvFormat<ExecSpace, KokkosSparse::CrsMatrix<V, O, D, M, S>> {
       scale_output(space, beta, y);
       return;
     }
-    // x is gathered by column: read through the read-only cache.
-    using x_data = std::conditional_t<XView::rank == 1, const value_type*, const value_type**>;
-    const Kokkos::View<x_data, typename XView::array_layout, typename XView::device_type,
-                       Kokkos::MemoryTraits<Kokkos::RandomAccess>>
-        x_gathered = x;
+    const gathered_vector_t<XView> x_gathered = x;
     const bool conjugate = is_conjugated(mode);
     if (!is_transposed(mode)) {
       launch_csr_balanced<false>(space, state.balanced, A.graph.row_map, A.graph.entries, A.graph.row_map, A.values,

@@ -70,11 +70,19 @@ struct SpmvFormat {
   static constexpr bool available = false;
 };
 
-// Options that belong to the COO kernel, refused by every other format.
+// Options that belong to the nonzero-balanced kernels (COO's load_balanced; omega also CSR's),
+// refused by every other kernel.
 inline void refuse_coo_options(const char* format, const SpmvSettings& s) {
   STRATA_REQUIRE(s.omega == 0 && !s.deterministic && !s.autotune,
                  std::string("strata::SpmvHandle<") + format +
-                     ">: omega, deterministic and autotune are options of the COO load_balanced kernel");
+                     ">: omega, deterministic and autotune are options of the COO load_balanced kernel "
+                     "(omega also of CSR load_balanced)");
+}
+
+// omega, the chunks per SM of the nonzero-balanced kernels: 0 (by the nonzero count) or more.
+inline void check_omega(const char* format, const SpmvSettings& s) {
+  STRATA_REQUIRE(s.omega >= 0, std::string("strata::SpmvHandle<") + format +
+                                   ">: omega must be >= 0 (0 = by nnz), got " + std::to_string(s.omega));
 }
 
 // The lane count of the row kernels: 0 (from the mean row length) or a power

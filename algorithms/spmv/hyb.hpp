@@ -73,9 +73,9 @@ struct SpmvFormat<ExecSpace, HybMatrix<Value, Device>> {
   static index_type cols(const matrix_type& A) { return A.num_cols(); }
 
   struct State {
-    // The overflow's chunks, redone when insertions have changed its length.
-    Impl::CooProduct<ExecSpace, Value, Device> overflow;
-    bool overflow_chunked = false;
+    // The overflow's chunks (none before the first product with an overflow), redone when
+    // insertions have changed its length.
+    CooProduct<ExecSpace, Value, Device> overflow;
   };
   static void analyze(const ExecSpace&, const SpmvSettings&, const matrix_type&, State&) {}
 
@@ -100,16 +100,15 @@ struct SpmvFormat<ExecSpace, HybMatrix<Value, Device>> {
       if (v.coo_nnz == 0 || alpha == Value(0)) return;  // no second launch when every row fits the ELL part
       // The overflow adds to what the ELL part wrote: beta is already applied.
       const auto overflow = overflow_view(v);
-      if (!state.overflow_chunked || state.overflow.chunking.nnz != overflow.nnz()) {
+      if (state.overflow.chunking.nnz != overflow.nnz()) {
         state.overflow = CooProduct<ExecSpace, Value, Device>::make(space, overflow, 0, false);
-        state.overflow_chunked = true;
       }
       state.overflow.run(space, mode, alpha, overflow, x, Value(1), y);
     }
   }
 
   static std::string describe(const SpmvSettings&, const State& state) {
-    if (!state.overflow_chunked) return "ell_coo";
+    if (state.overflow.chunking.nnz == 0) return "ell_coo";
     return "ell_coo(overflow load_balanced, omega=" + std::to_string(state.overflow.omega) + ")";
   }
 

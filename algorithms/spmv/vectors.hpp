@@ -11,6 +11,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <string>
+#include <type_traits>
 
 namespace strata::Impl {
 
@@ -56,6 +57,13 @@ struct ScaleOutputMultivector {
 };
 
 // y := beta * y over every entry of a rank-1 or rank-2 y.
+// x as the nonzero-balanced kernels read it, gathered by column index: through the read-only cache.
+template <class XView>
+using gathered_vector_t =
+    Kokkos::View<std::conditional_t<XView::rank == 1, const typename XView::non_const_value_type*,
+                                    const typename XView::non_const_value_type**>,
+                 typename XView::array_layout, typename XView::device_type, Kokkos::MemoryTraits<Kokkos::RandomAccess>>;
+
 template <class ExecSpace, class Value, class YView>
 void scale_output(const ExecSpace& space, const Value& beta, const YView& y) {
   if (beta == Value(1)) return;

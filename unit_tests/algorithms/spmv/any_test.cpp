@@ -235,7 +235,8 @@ TEST(SpmvHandleMisuse, OptionsOfOtherFormatsAndAlgorithmsAreRefused) {
   expect_error([] { SpmvHandle<ExecSpace, DcsrMatrix<double, Device>> h(SpmvAlgorithm::load_balanced); },
                "available here: row_vectors (default), binned_rows");
   expect_error([] { SpmvHandle<ExecSpace, DeviceCsr<double, Device>>().set_omega(8); },
-               "SpmvHandle<CSR>: omega, deterministic and autotune are options of the COO load_balanced kernel");
+               "SpmvHandle<CSR>: omega, deterministic and autotune are options of the COO load_balanced kernel "
+               "(omega also of CSR load_balanced)");
   expect_error([] { SpmvHandle<ExecSpace, CooMatrix<double, Device>>().set_omega(-1); }, "omega must be >= 0");
   expect_error([] { SpmvHandle<ExecSpace, CooMatrix<double, Device>>().set_lanes(4); },
                "SpmvHandle<COO>: lanes is an option of the row_vectors kernel (CSR, DCSR), not of format_default");
