@@ -29,7 +29,7 @@ const std::vector<OptionSpec> spmv_options = with_options({
     {"--mode", true, "N (y = A x, default), T (A^T x), C (conj(A) x) or H (A^H x)"},
     {"--vectors", true, "number of vectors K: 1 (default) multiplies a vector, K > 1 a K-column multi-vector"},
     {"--precision", true, "double (default) or float; complex files use complex<double|float>"},
-    {"--omega", true, "coo and csr-balanced: chunks per SM/thread (default: 8/32/128 by nnz)"},
+    {"--omega", true, "coo and csr-balanced: chunks per SM/thread (default by nnz: 8/32/128, csr-balanced 288 from 10M)"},
     {"--autotune", false, "COO load_balanced: time a ladder of omega on this matrix and use the fastest"},
     {"--deterministic", false, "COO load_balanced: bitwise reproducible results (modes N and C)"},
     {"--lanes", true, "csr-rows and dcsr: vector lanes per row, 1, 2, 4, 8, 16 or 32 (default: from the mean row length)"},

@@ -46,6 +46,14 @@ struct CsrBalancedChunks {
   bool built = false;
 };
 
+// Chunks per SM (per thread on host backends) when the handle leaves omega at 0:
+// the COO kernel's ladder, but 288 rather than 128 from 10M nonzeros. An SM holds
+// 48 of the kernel's warps (six blocks of eight), so 128 chunks per SM run as 2.67
+// waves with the last one a third empty; on the H100 (2026-11-27, hubs and R-MAT 22,
+// double and float) every multiple of 48 tried (48 to 288) beat 128, and 288 (six
+// full waves) the most, by 3-6%.
+inline int csr_balanced_default_omega(std::int64_t nnz) { return nnz < 10000000 ? coo_default_omega(nnz) : 288; }
+
 // s_c: the row holding chunk c's first entry (the last row starting at or before it).
 template <class RowMap>
 struct CsrChunkFirstRows {
@@ -77,7 +85,7 @@ template <class Value, class Device, class ExecSpace, class RowMap>
 CsrBalancedChunks<Value, Device> make_csr_balanced_chunks(const ExecSpace& space, const RowMap& row_map,
                                                           index_type rows, std::int64_t nnz, int omega) {
   CsrBalancedChunks<Value, Device> b;
-  b.omega = omega > 0 ? omega : coo_default_omega(nnz);
+  b.omega = omega > 0 ? omega : csr_balanced_default_omega(nnz);
   b.rows = rows;
   b.chunking = make_coo_chunking(nnz, b.omega, execution_units<ExecSpace>::count(space));
   const auto n = static_cast<std::size_t>(b.chunking.num_chunks);

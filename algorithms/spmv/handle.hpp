@@ -33,7 +33,7 @@ namespace strata {
 // the algorithm; the handle's setters refuse the ones that do not.
 struct SpmvSettings {
   SpmvAlgorithm algorithm = SpmvAlgorithm::format_default;
-  int omega = 0;               // COO load_balanced: chunks per SM/thread; 0 = by nnz (8/32/128)
+  int omega = 0;               // load_balanced (COO, CSR): chunks per SM/thread; 0 = by nnz
   bool deterministic = false;  // COO load_balanced: bitwise reproducible, modes N and C
   bool autotune = false;       // COO load_balanced: time a ladder of omega on first use
   int lanes = 0;               // CSR and DCSR row_vectors: vector lanes per row, 1-32 (power of two);

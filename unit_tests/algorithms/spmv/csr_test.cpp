@@ -1,6 +1,8 @@
 // strata::spmv on KokkosSparse::CrsMatrix: every algorithm this build has.
 #include "algorithms/spmv/spmv_api_cases.hpp"
 
+#include <initializer_list>
+
 namespace strata {
 namespace {
 
@@ -61,17 +63,11 @@ TYPED_TEST(CsrSpmv, StrataBalancedKernelMatchesReferenceWithFewAndManyChunks) {
   }
 }
 
-// Where rows must be found rather than read: runs of empty rows longer than a
-// warp (the row-end window moves on), empty rows at both ends, rows of one
-// entry, and a row longer than many chunks, so that a chunk lies inside it.
-TEST(CsrSpmvBalanced, EmptyRowRunsAndARowAcrossChunksMatchTheReference) {
-  HostCoo<double> coo(3000, 4000);
-  for (index_type i = 100; i < 2900; i += 47) coo.push_back(i, (i * 13) % 4000, 1.0 + i % 7);
-  for (index_type i = 1000; i < 1040; ++i) coo.push_back(i, i, -2.0);          // 40 rows of one entry
-  for (index_type j = 0; j < 4000; ++j) coo.push_back(1500, j, 0.25 + j % 3);  // one long row
-  const auto host = to_csr(coo);
+// The balanced kernel on `host` with each omega, in N and T, with beta = 0 over
+// NaN and with alpha and beta both in play, against the host reference.
+void expect_balanced_kernel_matches_reference(const HostCsr<double>& host, std::initializer_list<int> omegas) {
   const auto A = make_csr<double>(host);
-  for (const int omega : {1, 3, 4096}) {
+  for (const int omega : omegas) {
     SCOPED_TRACE("omega " + std::to_string(omega));
     SpmvSettings s;
     s.algorithm = SpmvAlgorithm::load_balanced;
@@ -85,6 +81,39 @@ TEST(CsrSpmvBalanced, EmptyRowRunsAndARowAcrossChunksMatchTheReference) {
     EXPECT_NE(product.handle.describe().find("load_balanced(omega=" + std::to_string(omega)), std::string::npos)
         << product.handle.describe();
   }
+}
+
+// Where rows must be found rather than read: runs of empty rows longer than a
+// warp (the row-end window moves on), empty rows at both ends, rows of one
+// entry, and a row longer than many chunks, so that a chunk lies inside it.
+TEST(CsrSpmvBalanced, EmptyRowRunsAndARowAcrossChunksMatchTheReference) {
+  HostCoo<double> coo(3000, 4000);
+  for (index_type i = 100; i < 2900; i += 47) coo.push_back(i, (i * 13) % 4000, 1.0 + i % 7);
+  for (index_type i = 1000; i < 1040; ++i) coo.push_back(i, i, -2.0);          // 40 rows of one entry
+  for (index_type j = 0; j < 4000; ++j) coo.push_back(1500, j, 0.25 + j % 3);  // one long row
+  expect_balanced_kernel_matches_reference(to_csr(coo), {1, 3, 4096});
+}
+
+// Rows of 0 to 5 entries, so that lines of 32 entries keep crossing the end of
+// the warp's window of 32 row ends: part of a line resolves in the window, the
+// rest after the window moves on, and the window is kept between lines.
+TEST(CsrSpmvBalanced, ShortRowsCrossingTheRowEndWindowMatchTheReference) {
+  HostCoo<double> coo(5000, 700);
+  for (index_type i = 0; i < 5000; ++i) {
+    const index_type length = (i * 7 + i / 64) % 6;
+    for (index_type k = 0; k < length; ++k) coo.push_back(i, (i * 31 + k * 97) % 700, 1.0 + (i + k) % 5);
+  }
+  expect_balanced_kernel_matches_reference(to_csr(coo), {1, 5, 4096});
+}
+
+// The default chunks per SM follow the number of nonzeros: 288 from 10M, six full
+// waves of the kernel's warps per SM (the COO kernel's ladder stops at 128).
+TEST(CsrSpmvBalanced, DefaultChunksPerSmFollowTheNonzeros) {
+  EXPECT_EQ(Impl::csr_balanced_default_omega(99999), 8);
+  EXPECT_EQ(Impl::csr_balanced_default_omega(100000), 32);
+  EXPECT_EQ(Impl::csr_balanced_default_omega(9999999), 32);
+  EXPECT_EQ(Impl::csr_balanced_default_omega(10000000), 288);
+  EXPECT_EQ(coo_default_omega(10000000), 128);
 }
 
 TEST(CsrSpmvBalanced, RefusesTheCooOnlyOptions) {
