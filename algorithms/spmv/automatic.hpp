@@ -7,8 +7,9 @@
 // HYB when large, or in N and C only when every row is about as long as the
 // mean), irregular ones to a nonzero-balanced kernel (cuSPARSE CSR or COO,
 // Strata's COO without cuSPARSE; Strata's CSR nonzero-balanced kernel for T and
-// H on irregular columns of a matrix whose values fit the L2 cache). It is compiled in automatic_rule.cpp, with the
-// measurements behind each threshold, so that refitting it rebuilds one file.
+// H on irregular columns of a matrix whose values fit the L2 cache). It is
+// compiled in automatic_rule.cpp, with the measurements behind each threshold,
+// so that refitting it rebuilds one file.
 // With AutomaticOptions::measure the candidates are timed once instead and the
 // fastest kept; the choice is cached per matrix signature for the process.
 #include <strata/algorithms/measure/fenced_timing.hpp>

@@ -106,15 +106,14 @@ SpmvRuleChoice spmv_rule(const MatrixStatistics& s, bool on_host, bool with_cusp
     why << " " << s.nnz << " nonzeros -> even lengths, bandwidth-bound: HYB (coalesced ELL)";
     return {"hyb", why.str()};
   }
-  const bool irregular_columns =
-      over_columns && s.nnz > 0 && !even_lengths(s.col_length_mean, s.col_length_cv(), s.col_length_max);
-  if (!even && irregular_columns && !on_host && with_cusparse && s.nnz >= (index_type(1) << 20) &&
-      s.nnz <= gathered_values_max_nnz) {
-    why << " " << s.nnz << " nonzeros -> irregular columns, T or H, values within L2: Strata CSR nonzero-balanced "
-        << "over A^T's rows";
-    return {"csr-balanced", why.str()};
-  }
   if (!even && with_cusparse && s.nnz >= (index_type(1) << 20)) {
+    const bool irregular_columns =
+        over_columns && !even_lengths(s.col_length_mean, s.col_length_cv(), s.col_length_max);
+    if (irregular_columns && s.nnz <= gathered_values_max_nnz) {
+      why << " " << s.nnz << " nonzeros -> irregular columns, T or H, values within L2: Strata CSR nonzero-balanced "
+          << "over A^T's rows";
+      return {"csr-balanced", why.str()};
+    }
     why << " " << s.nnz << " nonzeros -> irregular lengths, bandwidth-bound: cuSPARSE CSR (nonzero-balanced)";
     return {"cusparse-csr", why.str()};
   }

@@ -56,7 +56,6 @@ struct ScaleOutputMultivector {
   }
 };
 
-// y := beta * y over every entry of a rank-1 or rank-2 y.
 // x as the nonzero-balanced kernels read it, gathered by column index: through the read-only cache.
 template <class XView>
 using gathered_vector_t =
@@ -64,6 +63,7 @@ using gathered_vector_t =
                                     const typename XView::non_const_value_type**>,
                  typename XView::array_layout, typename XView::device_type, Kokkos::MemoryTraits<Kokkos::RandomAccess>>;
 
+// y := beta * y over every entry of a rank-1 or rank-2 y.
 template <class ExecSpace, class Value, class YView>
 void scale_output(const ExecSpace& space, const Value& beta, const YView& y) {
   if (beta == Value(1)) return;
