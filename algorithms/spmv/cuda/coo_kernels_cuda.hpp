@@ -2,12 +2,11 @@
 // Kokkos::Cuda specialisation of the COO SpMV chunk kernel; included only under
 // KOKKOS_ENABLE_CUDA. One warp per chunk (TeamPolicy, vector length 32: the
 // vector lanes of a team member are the lanes of a warp). Lane i reads entries
-// i, i+32, ... so every load is coalesced; while a whole line of 32 products
-// belongs to the row being accumulated (warp vote), lanes only add into
-// registers; otherwise the warp sums the registers, runs the segmented scan
-// over the line and flushes one sum per completed row segment.
+// i, i+32, ... so every load is coalesced, and the lines of 32 products become
+// row sums by cuda::WarpRowSums (core/cuda/warp_row_sums_cuda.hpp), which the
+// sink flushes.
 #include <strata/core/light_weight_launch.hpp>
-#include <strata/core/warp_segmented_scan.hpp>
+#include <strata/core/cuda/warp_row_sums_cuda.hpp>
 
 namespace strata::Impl {
 
@@ -36,11 +35,8 @@ struct CooWarpChunks {
     const std::int64_t b = chunking.begin(chunk);
     const std::int64_t e = chunking.end(chunk);
     const int last_row = A.rows(e - 1);
-    int accumulated_row = A.rows(b);
-    Value accumulated{};  // this lane's part of accumulated_row's sum
-    // Warp-uniform: whether lanes other than 31 hold parts of the sum (after a
-    // line that belonged entirely to the accumulated row); if not, lane 31 has it all.
-    bool spread = false;
+    cuda::WarpRowSums<Value> rows(A.rows(b));
+    const auto flush = [&](int row, const Value& sum) { sink.flush(chunk, row, sum); };
     // Lines are loaded lines_in_flight at a time, before any of them is
     // reduced, so each warp keeps several independent loads in flight.
     constexpr int lines_in_flight = 2;
@@ -64,34 +60,10 @@ struct CooWarpChunks {
             line_col[j] >= 0 ? conjugate_if(line_value[j], conjugate_values) * x(line_col[j]) : Value{};
       }
 #pragma unroll
-      for (int j = 0; j < lines_in_flight; ++j) {
-        const int row = line_row[j];
-        const Value product = line_product[j];
-        if (__all_sync(cuda::full_warp_mask, row == accumulated_row)) {
-          accumulated += product;
-          spread = true;
-          continue;
-        }
-        const Value carried = spread ? cuda::warp_sum(accumulated) : cuda::shuffle(accumulated, 31);
-        Value sum = cuda::segmented_inclusive_scan_lane(row, product);
-        const int next_row = __shfl_down_sync(cuda::full_warp_mask, row, 1);
-        const int row_of_lane0 = __shfl_sync(cuda::full_warp_mask, row, 0);
-        if (row_of_lane0 == accumulated_row) {
-          // The line's first segment continues the accumulated row; only its tail needs the carry.
-          if (row == accumulated_row) sum += carried;
-        } else if (lane == 0) {
-          sink.flush(chunk, accumulated_row, carried);
-        }
-        const bool tail = lane == 31 || next_row != row;
-        if (tail && lane != 31) sink.flush(chunk, row, sum);
-        // The line's last segment may continue in the next line: it becomes the accumulated row.
-        accumulated_row = __shfl_sync(cuda::full_warp_mask, row, 31);
-        accumulated = lane == 31 ? sum : Value{};
-        spread = false;
-      }
+      for (int j = 0; j < lines_in_flight; ++j) rows.add_line(line_row[j], line_product[j], flush);
     }
-    const Value carried = spread ? cuda::warp_sum(accumulated) : cuda::shuffle(accumulated, 31);
-    if (lane == 0) sink.flush(chunk, accumulated_row, carried);
+    const Value carried = rows.carried();
+    if (lane == 0) sink.flush(chunk, rows.accumulated_row(), carried);
   }
 };
 

@@ -7,11 +7,12 @@
 // a binary search over those ends held in the lanes (five shuffles). The window
 // stays while the entries lie in its rows; where they pass its end (after 32
 // rows, or in a run of short and empty rows) the warp loads the next 32 ends and
-// searches again. Finished rows are stored with beta; rows without entries are
-// stored as empty by the lane that sees the gap; the chunk's last row, if it goes
-// on in the next chunk, becomes the chunk's carry.
+// searches again. The lines become row sums as in the COO kernel
+// (cuda::WarpRowSums); finished rows are stored with beta by the row operands'
+// store, rows without entries as empty by the lane that sees the gap; the
+// chunk's last row, if it goes on in the next chunk, becomes the chunk's carry.
 #include <strata/core/light_weight_launch.hpp>
-#include <strata/core/warp_segmented_scan.hpp>
+#include <strata/core/cuda/warp_row_sums_cuda.hpp>
 
 #include <type_traits>
 
@@ -30,21 +31,17 @@ __device__ inline T load_streaming(const T* p) {
   }
 }
 
-// A store that is not read again by this product: evict-first, as the streaming loads.
-template <class T>
-__device__ inline void store_streaming(T* p, const T& v) {
-  if constexpr (std::is_arithmetic_v<T>) {
-    __stcs(p, v);
-  } else {
-    *p = v;
-  }
-}
+// Six 256-thread blocks resident per SM (48 warps, at most 40 registers), as the
+// COO kernel. More blocks cap the registers lower: on the H100, eight made double
+// 19% slower on the hubs (spills), and float 1.7% slower on the hubs and 3.1% on
+// R-MAT 22 (2026-11-27 16:13, against the six-block build in the same run).
+using CsrBalancedPolicy = Kokkos::TeamPolicy<Kokkos::Cuda, Kokkos::LaunchBounds<256, 6>>;
 
 template <class Value, class Operands, class Chunks>
 struct CsrBalancedWarpChunks {
   CsrBalancedOperands<Operands, Chunks> in;
 
-  using member_type = typename Kokkos::TeamPolicy<Kokkos::Cuda, Kokkos::LaunchBounds<256, 6>>::member_type;
+  using member_type = typename CsrBalancedPolicy::member_type;
   using offset_type = typename Operands::offset_type;
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& member) const {
@@ -53,11 +50,7 @@ struct CsrBalancedWarpChunks {
   }
 
   // A finished row: y := alpha * sum + beta * y (beta = 0 does not read y, which may hold NaN).
-  __device__ void finish(int row, const Value& sum) const {
-    const auto& op = in.op;
-    Value* out = &vector_at(op.y, row, in.column);
-    store_streaming(out, op.beta == Value(0) ? op.alpha * sum : op.alpha * sum + op.beta * load_streaming(out));
-  }
+  __device__ void finish(int row, const Value& sum) const { in.op.store(row, in.column, sum); }
 
   // Rows [from, to) have no entries: y := beta * y there.
   __device__ void finish_empty(int from, int to) const {
@@ -77,12 +70,13 @@ struct CsrBalancedWarpChunks {
     const int first = ch.first_row(chunk);
     const int finished_end = ch.first_row(chunk + 1);
     const int rows = static_cast<int>(ch.rows);
-    // The row before the chunk's first: nothing to store for it, and the rows
-    // from `first` to the first entry's row (chunk 0's leading empty rows) are a gap.
-    int accumulated_row = first - 1;
-    Value accumulated{};  // this lane's part of accumulated_row's sum
-    // Warp-uniform: whether lanes other than 31 hold parts of the sum.
-    bool spread = false;
+    // The run starts after the row before the chunk's first, which is not stored:
+    // the rows from `first` to the first entry's row (chunk 0's leading empty rows) are a gap.
+    cuda::WarpRowSums<Value> row_sums(first - 1);
+    const auto finished = [&](int row, const Value& sum) {
+      if (row >= first) finish(row, sum);
+    };
+    const auto row_starts = [&](int previous_row, int row) { finish_empty(previous_row + 1, row); };
     // The window: lane i holds the end of row window_row + i (past the last row: the
     // end of the last). The coming entries lie in its rows or later ones. It moves
     // only when they pass its end, so that rows of a few entries cost one load of
@@ -142,37 +136,10 @@ struct CsrBalancedWarpChunks {
                               : Value{};
       }
 #pragma unroll
-      for (int j = 0; j < lines_in_flight; ++j) {
-        const int row = line_row[j];
-        const Value product = line_product[j];
-        if (__all_sync(cuda::full_warp_mask, row == accumulated_row)) {
-          accumulated += product;
-          spread = true;
-          continue;
-        }
-        const Value carried = spread ? cuda::warp_sum(accumulated) : cuda::shuffle(accumulated, 31);
-        Value sum = cuda::segmented_inclusive_scan_lane(row, product);
-        const int next_row = __shfl_down_sync(cuda::full_warp_mask, row, 1);
-        const int previous_row = __shfl_up_sync(cuda::full_warp_mask, row, 1);
-        const int row_of_lane0 = __shfl_sync(cuda::full_warp_mask, row, 0);
-        if (row_of_lane0 == accumulated_row) {
-          // The line's first segment continues the accumulated row; only its tail needs the carry.
-          if (row == accumulated_row) sum += carried;
-        } else if (lane == 0) {
-          // The accumulated row ended before this line, inside the chunk: it is finished here.
-          if (accumulated_row >= first) finish(accumulated_row, carried);
-          finish_empty(accumulated_row + 1, row);
-        }
-        if (lane > 0 && previous_row != row) finish_empty(previous_row + 1, row);
-        const bool tail = lane == 31 || next_row != row;
-        if (tail && lane != 31) finish(row, sum);
-        // The line's last segment may continue in the next line: it becomes the accumulated row.
-        accumulated_row = __shfl_sync(cuda::full_warp_mask, row, 31);
-        accumulated = lane == 31 ? sum : Value{};
-        spread = false;
-      }
+      for (int j = 0; j < lines_in_flight; ++j) row_sums.add_line(line_row[j], line_product[j], finished, row_starts);
     }
-    const Value carried = spread ? cuda::warp_sum(accumulated) : cuda::shuffle(accumulated, 31);
+    const Value carried = row_sums.carried();
+    const int accumulated_row = row_sums.accumulated_row();
     if (accumulated_row < finished_end) {
       // The chunk's last row ends with it; so do the empty rows up to the next chunk's first.
       if (lane == 0) {
@@ -191,14 +158,13 @@ struct CsrBalancedWarpChunks {
 
 template <>
 struct CsrBalancedChunkKernel<Kokkos::Cuda> {
-  static constexpr int warps_per_block = 8;
+  static constexpr int warps_per_block = 8;  // the policy's 256 threads
 
   template <class Value, class Operands, class Chunks>
   static void run(const Kokkos::Cuda& space, const CsrBalancedOperands<Operands, Chunks>& in) {
     const auto chunks = in.chunks.chunking.num_chunks;
     const int league = static_cast<int>((chunks + warps_per_block - 1) / warps_per_block);
-    // The COO kernel's bounds: six 256-thread blocks per SM; the kernel is latency-bound.
-    using Policy = Kokkos::TeamPolicy<Kokkos::Cuda, Kokkos::LaunchBounds<32 * warps_per_block, 6>>;
+    using Policy = cuda_detail::CsrBalancedPolicy;
     light_weight_parallel_for("strata::csr_balanced::warp_chunks", Policy(space, league, warps_per_block, 32),
                               cuda_detail::CsrBalancedWarpChunks<Value, Operands, Chunks>{in});
   }
