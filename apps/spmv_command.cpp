@@ -206,22 +206,25 @@ void print_results(const LoadedMatrix& m, const std::string& value_name, const O
   std::printf("device   %s; Kokkos %d\n", device.c_str(), compat::kokkos_version);
   std::printf("copy     %.1f GB/s (median of copies of %.0f MiB)\n", copy.median_gb_per_s(),
               copy.bytes_moved / 2.0 / (1 << 20));
-  std::printf("%-13s %10s %10s %9s %9s %8s %9s %9s  %s\n", "kernel", "median ms", "best ms", "GFLOP/s", "GB/s",
+  // The kernel column as wide as the longest name run (at least the header's 13).
+  int width = 13;
+  for (const auto& r : results) width = std::max(width, static_cast<int>(r.kernel.size()));
+  std::printf("%-*s %10s %10s %9s %9s %8s %9s %9s  %s\n", width, "kernel", "median ms", "best ms", "GFLOP/s", "GB/s",
               "of copy", "setup ms", "MB", "verified (max error / bound)");
   for (const auto& r : results) {
     if (r.timing.repetitions == 0) {
-      std::printf("%-13s %s\n", r.kernel.c_str(), "NOT RUN (see below)");
+      std::printf("%-*s %s\n", width, r.kernel.c_str(), "NOT RUN (see below)");
       continue;
     }
-    std::printf("%-13s %10.4f %10.4f %9.2f %9.1f %7.1f%% %9.2f %9.2f  %s (%.3g)\n", r.kernel.c_str(),
+    std::printf("%-*s %10.4f %10.4f %9.2f %9.1f %7.1f%% %9.2f %9.2f  %s (%.3g)\n", width, r.kernel.c_str(),
                 r.timing.median_seconds * 1e3, r.timing.best_seconds * 1e3, r.gflops, r.gb_per_s,
                 100.0 * r.fraction_of_copy, r.setup_seconds * 1e3, r.matrix_bytes / 1e6, r.verified ? "yes" : "NO",
                 r.max_error_over_bound);
   }
   std::printf("kernels run:\n");
   for (const auto& r : results) {
-    std::printf("  %-11s %s\n", r.kernel.c_str(), r.chosen.c_str());
-    if (!r.verified) std::printf("  %-11s FAILED: %s\n", "", r.failure.c_str());
+    std::printf("  %-*s %s\n", width - 2, r.kernel.c_str(), r.chosen.c_str());
+    if (!r.verified) std::printf("  %-*s FAILED: %s\n", width - 2, "", r.failure.c_str());
   }
   std::printf("(%d timed repetitions after %d warm-up; GB/s by the CSR bytes model for every format, see "
               "docs/PERFORMANCE.md; setup = conversion + analysis + first product)\n",
@@ -240,7 +243,12 @@ int spmv_command(const std::vector<std::string>& args) {
                  "bandwidth measured in the same run. Exit code 1 if any check fails, 2 on a usage error.\n"
                  "MATRIX defaults to "
               << default_matrix << ".\n\nKernels:\n";
-    for (const auto& k : spmv_kernels<ExecSpace>()) std::printf("  %-14s%s\n", k.name.c_str(), k.summary);
+    // The names' column as wide as the longest name (hisparse-persist) and two spaces.
+    std::size_t width = 0;
+    for (const auto& k : spmv_kernels<ExecSpace>()) width = std::max(width, k.name.size());
+    for (const auto& k : spmv_kernels<ExecSpace>()) {
+      std::printf("  %-*s  %s\n", static_cast<int>(width), k.name.c_str(), k.summary);
+    }
     std::cout << "\nOptions:\n" << format_options(spmv_options) << "\nGenerator specs:\n" << generator_help();
     return 0;
   }

@@ -147,6 +147,10 @@ TEST_F(StrataCommand, SubcommandHelp) {
   EXPECT_EQ(spmv.exit_code, 0) << spmv;
   EXPECT_TRUE(contains(spmv.out, "usage: strata spmv")) << spmv;
   EXPECT_TRUE(contains(spmv.out, "--reps")) << spmv;
+  // Every kernel's name stands apart from its summary, the longest ones included.
+  EXPECT_TRUE(contains(spmv.out, "\n  csr-split  ")) << spmv;
+  EXPECT_TRUE(contains(spmv.out, "\n  hisparse-sched  ")) << spmv;
+  EXPECT_TRUE(contains(spmv.out, "\n  hisparse-persist  HiSparse")) << spmv;
 }
 
 TEST_F(StrataCommand, InfoOnAFileAndAGenerator) {
