@@ -17,6 +17,7 @@
 // once for the common types (spmv_eti.hpp) and which calls the format's
 // Impl::SpmvFormat.
 #include <strata/algorithms/spmv/any.hpp>
+#include <strata/algorithms/spmv/column_split.hpp>
 #include <strata/algorithms/spmv/coo.hpp>
 #include <strata/algorithms/spmv/csr.hpp>
 #include <strata/algorithms/spmv/dcsr.hpp>

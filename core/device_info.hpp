@@ -3,6 +3,7 @@
 // with every measurement. Backends with more to say specialise device_info.
 #include <Kokkos_Core.hpp>
 
+#include <cstddef>
 #include <fstream>
 #include <string>
 #include <thread>
@@ -35,6 +36,13 @@ struct device_info {
 template <class ExecSpace>
 struct execution_units {
   static int count(const ExecSpace& space) { return space.concurrency() > 0 ? space.concurrency() : 1; }
+};
+
+// Bytes of the last-level cache the device's kernels share (the L2 of a GPU), 0
+// where unknown: what format choices sized to the cache read.
+template <class ExecSpace>
+struct last_level_cache_bytes {
+  static std::size_t get() { return 0; }
 };
 
 }  // namespace strata

@@ -4,6 +4,7 @@
 // hint standing in for format_default. Checks that depend on the held format
 // (modes, options) happen there, before any work.
 #include <strata/algorithms/spmv/any_matrix.hpp>
+#include <strata/algorithms/spmv/column_split.hpp>
 #include <strata/algorithms/spmv/coo.hpp>
 #include <strata/algorithms/spmv/csr.hpp>
 #include <strata/algorithms/spmv/dcsr.hpp>
@@ -41,7 +42,8 @@ struct SpmvFormat<ExecSpace, AnyMatrix<Value, Device>> {
                  SpmvHandle<ExecSpace, typename matrix_type::coo_type>,
                  SpmvHandle<ExecSpace, typename matrix_type::dcsr_type>,
                  SpmvHandle<ExecSpace, typename matrix_type::hyb_type>,
-                 SpmvHandle<ExecSpace, typename matrix_type::hisparse_type>>
+                 SpmvHandle<ExecSpace, typename matrix_type::hisparse_type>,
+                 SpmvHandle<ExecSpace, typename matrix_type::column_split_type>>
         inner;
     std::string reason;
   };

@@ -8,6 +8,8 @@
 #include <strata/core/error.hpp>
 #include <strata/core/host_csr.hpp>
 #include <strata/core/kokkos_crs.hpp>
+#include <strata/core/device_info.hpp>
+#include <strata/formats/column_split/column_split_csr.hpp>
 #include <strata/formats/coo/coo_csr_conversion.hpp>
 #include <strata/formats/dcsr/dcsr_convert.hpp>
 #include <strata/formats/hisparse/hisparse_convert.hpp>
@@ -21,7 +23,7 @@ namespace strata {
 
 // automatic is a request (algorithms/spmv/automatic.hpp decides), never the
 // format an AnyMatrix holds.
-enum class Format { csr, coo, dcsr, hyb, hisparse, automatic };
+enum class Format { csr, coo, dcsr, hyb, hisparse, column_split, automatic };
 
 inline const char* to_string(Format f) {
   switch (f) {
@@ -30,6 +32,8 @@ inline const char* to_string(Format f) {
     case Format::dcsr: return "dcsr";
     case Format::hyb: return "hyb";
     case Format::hisparse: return "hisparse";
+    case Format::column_split:
+      return "column_split";
     case Format::automatic: return "automatic";
   }
   return "?";
@@ -52,8 +56,9 @@ class AnyMatrix {
   using dcsr_type = DcsrMatrix<Value, Device>;
   using hyb_type = HybMatrix<Value, Device>;
   using hisparse_type = HiSparseMatrix<Value, Device>;
+  using column_split_type = ColumnSplitCsr<Value, Device>;
   // Alternatives in the order of Format's enumerators.
-  using variant_type = std::variant<csr_type, coo_type, dcsr_type, hyb_type, hisparse_type>;
+  using variant_type = std::variant<csr_type, coo_type, dcsr_type, hyb_type, hisparse_type, column_split_type>;
 
   AnyMatrix() = default;
   template <class M, std::enable_if_t<std::is_constructible_v<variant_type, M>, int> = 0>
@@ -132,6 +137,12 @@ AnyMatrix<Value, Device> to_format(const HostCsr<Value>& host, Format format) {
       return AnyMatrix<Value, Device>(hyb_from_csr<Value, Device>(csr, static_cast<int>(std::ceil(mean))));
     }
     case Format::hisparse: return AnyMatrix<Value, Device>(to_hisparse(csr));
+    case Format::column_split: {
+      // As few panels as keep each one's part of x within a third of the last-level cache.
+      const int panels = column_panels_for(host.num_cols, sizeof(Value),
+                                           last_level_cache_bytes<typename Device::execution_space>::get());
+      return AnyMatrix<Value, Device>(split_columns(csr, panels));
+    }
     case Format::automatic: break;
   }
   throw Error("to_format: unknown format");

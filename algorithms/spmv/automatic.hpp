@@ -7,15 +7,18 @@
 // HYB when large, or in N and C only when every row is about as long as the
 // mean), irregular ones to a nonzero-balanced kernel (cuSPARSE CSR or COO,
 // Strata's COO without cuSPARSE; Strata's CSR nonzero-balanced kernel for T and
-// H on irregular columns of a matrix whose values fit the L2 cache). It is
-// compiled in automatic_rule.cpp, with the measurements behind each threshold,
-// so that refitting it rebuilds one file.
+// H on irregular columns of a matrix whose values fit the L2 cache; for N and C
+// on a large matrix with even columns and an x the L2 cannot hold, that kernel
+// over column panels whose part of x it can). It is compiled in
+// automatic_rule.cpp, with the measurements behind each threshold, so that
+// refitting it rebuilds one file.
 // With AutomaticOptions::measure the candidates are timed once instead and the
 // fastest kept; the choice is cached per matrix signature for the process.
 #include <strata/algorithms/measure/fenced_timing.hpp>
 #include <strata/algorithms/spmv.hpp>
 #include <strata/algorithms/spmv/automatic_rule.hpp>
 #include <strata/algorithms/spmv/registry.hpp>
+#include <strata/core/device_info.hpp>
 #include <strata/core/matrix_statistics.hpp>
 
 #include <algorithm>
@@ -38,11 +41,14 @@ struct SpmvChoice {
   std::string reason;
 };
 
-template <class ExecSpace>
+template <class Value, class ExecSpace>
 SpmvChoice choose_spmv_kernel(const MatrixStatistics& s, SpmvModes modes = SpmvModes::all) {
-  constexpr bool on_host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
-  constexpr bool with_cusparse = Impl::cusparse_spmv_available<ExecSpace>::value;
-  const auto rule = Impl::spmv_rule(s, on_host, with_cusparse, modes);
+  Impl::SpmvTarget target;
+  target.on_host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
+  target.with_cusparse = Impl::cusparse_spmv_available<ExecSpace>::value;
+  target.value_bytes = sizeof(Value);
+  target.last_level_cache_bytes = last_level_cache_bytes<ExecSpace>::get();
+  const auto rule = Impl::spmv_rule(s, target, modes);
   return {find_spmv_kernel<ExecSpace>(rule.kernel), rule.reason};
 }
 
@@ -144,7 +150,7 @@ AnyMatrix<Value, Kokkos::Device<ExecSpace, typename ExecSpace::memory_space>> ma
   }
   const SpmvChoice choice = (options.measure || kernel.measured_choice)
                                 ? choose_spmv_kernel_by_timing(space, host, options.repetitions, options.modes)
-                                : choose_spmv_kernel<ExecSpace>(compute_statistics(host), options.modes);
+                                : choose_spmv_kernel<Value, ExecSpace>(compute_statistics(host), options.modes);
   auto A = to_format<Value, Device>(host, choice.kernel.format);
   A.set_hint({choice.kernel.algorithm, choice.kernel.name + ", " + choice.reason});
   return A;

@@ -25,6 +25,16 @@
 //    handle, where every other kernel pays a scale pass and atomics (cuSPARSE
 //    COO was up to 1.30x the best; Kokkos Kernels' CSR, fastest on several in
 //    N, lost 2-6x in T: mhd1280b, w156, young1c);
+//  * N and C only, irregular rows, even columns, at least 2^23 nonzeros, on a
+//    device whose L2 holds less than three times x (column_panels_for > 1):
+//    CSR in column panels (csr-split), each panel's part of x within a third
+//    of the L2, by Strata's nonzero-balanced kernel. On the H100 (50 MiB L2) an
+//    x of 32 MiB gathered at random missed the L2 for half of its gathers; the
+//    hubs in double took csr-split 434.8 us against cuSPARSE CSR's 510.2 (1.17x)
+//    and a random 4M x 4M matrix 375.4 against 431.8 (2026-11-27). Where the
+//    columns are irregular the hot part of x stays in the L2 anyway: R-MAT 22
+//    took 714.4 us split against 670.9 whole. In T each panel's product over
+//    A^T's rows gathers A's values (1.77 ms against cuSPARSE's 0.92 on the hubs);
 //  * irregular, at least 2^20 nonzeros, where cuSPARSE exists: cuSPARSE CSR
 //    (the fastest kernel on rmat:22 and hubs in N and T; the row kernels are
 //    6-56x slower there), except
@@ -54,6 +64,7 @@
 //    the next spread in the suite, HEP-th (1.26 rows, 3.13 columns), lost
 //    2-5x with it.
 #include <strata/algorithms/spmv/automatic_rule.hpp>
+#include <strata/formats/column_split/column_panels.hpp>
 
 #include <sstream>
 
@@ -66,6 +77,9 @@ constexpr double even_length_max_cv = 1.2;
 constexpr double even_length_max_longest_over_mean = 8.0;
 // Rows "uniform" enough for HYB's ELL in N: the longest within this factor of the mean.
 constexpr double uniform_length_max_longest_over_mean = 1.1;
+// Column panels (csr-split) from this many nonzeros (measured from 32M: the hubs and
+// a random 4M x 4M matrix).
+constexpr index_type column_split_min_nnz = index_type(1) << 23;
 // Up to this many nonzeros A's values fit the L2 cache (2^22 doubles: 32 MiB of the H100's
 // 50 MiB), where csr-balanced's transposed product gathers them.
 constexpr index_type gathered_values_max_nnz = index_type(1) << 22;
@@ -78,7 +92,9 @@ bool even_lengths(double mean, double cv, index_type longest) {
 
 }  // namespace
 
-SpmvRuleChoice spmv_rule(const MatrixStatistics& s, bool on_host, bool with_cusparse, SpmvModes modes) {
+SpmvRuleChoice spmv_rule(const MatrixStatistics& s, const SpmvTarget& target, SpmvModes modes) {
+  const bool on_host = target.on_host;
+  const bool with_cusparse = target.with_cusparse;
   const bool over_rows = modes != SpmvModes::transposed;     // N, C
   const bool over_columns = modes != SpmvModes::untransposed;  // T, H
   std::ostringstream why;
@@ -105,6 +121,16 @@ SpmvRuleChoice spmv_rule(const MatrixStatistics& s, bool on_host, bool with_cusp
   if (even && !on_host && s.nnz >= (index_type(1) << 23)) {
     why << " " << s.nnz << " nonzeros -> even lengths, bandwidth-bound: HYB (coalesced ELL)";
     return {"hyb", why.str()};
+  }
+  const int panels = column_panels_for(s.num_cols, target.value_bytes, target.last_level_cache_bytes);
+  if (!even && !on_host && !over_columns && s.nnz >= column_split_min_nnz && panels > 1 &&
+      even_lengths(s.col_length_mean, s.col_length_cv(), s.col_length_max)) {
+    why << " column length std/mean " << s.col_length_cv() << ", longest " << s.col_length_max << " vs mean "
+        << s.col_length_mean << "; x " << static_cast<std::size_t>(s.num_cols) * target.value_bytes << " bytes, L2 "
+        << target.last_level_cache_bytes << " bytes; " << s.nnz
+        << " nonzeros -> irregular rows, even columns, N/C only, x over a third of the L2: Strata CSR in " << panels
+        << " column panels (csr-split)";
+    return {"csr-split", why.str()};
   }
   if (!even && with_cusparse && s.nnz >= (index_type(1) << 20)) {
     const bool irregular_columns =

@@ -4,6 +4,7 @@
 #include <strata/algorithms/spmv/mode.hpp>
 #include <strata/core/matrix_statistics.hpp>
 
+#include <cstddef>
 #include <string>
 
 namespace strata::Impl {
@@ -14,7 +15,15 @@ struct SpmvRuleChoice {
   std::string reason;
 };
 
+// What the rule knows of where the products run and of the values.
+struct SpmvTarget {
+  bool on_host = true;                     // the execution space runs on the host (Serial, OpenMP)
+  bool with_cusparse = false;              // cuSPARSE's kernels are available
+  std::size_t value_bytes = 8;             // sizeof the value type: x's bytes per column
+  std::size_t last_level_cache_bytes = 0;  // the device's L2 (0 where unknown: never split by it)
+};
+
 // `modes`: the modes the matrix will be multiplied in; the rule weighs those only.
-SpmvRuleChoice spmv_rule(const MatrixStatistics& s, bool on_host, bool with_cusparse, SpmvModes modes);
+SpmvRuleChoice spmv_rule(const MatrixStatistics& s, const SpmvTarget& target, SpmvModes modes);
 
 }  // namespace strata::Impl

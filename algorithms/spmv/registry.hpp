@@ -34,6 +34,8 @@ std::vector<SpmvKernel> spmv_kernels() {
   k.push_back({"csr-balanced", Format::csr, SpmvAlgorithm::load_balanced, false,
                "CSR, Strata nonzero-balanced kernel (rows found from the offsets; T and H over A^T's rows)"});
   if (cusparse) k.push_back({"cusparse-csr", Format::csr, SpmvAlgorithm::cusparse, false, "CSR, cuSPARSE"});
+  k.push_back({"csr-split", Format::column_split, SpmvAlgorithm::load_balanced, false,
+               "CSR in column panels whose part of x fits the L2, each by the nonzero-balanced kernel"});
   k.push_back({"coo", Format::coo, SpmvAlgorithm::load_balanced, false, "COO, Strata load-balanced kernel"});
   if (cusparse) k.push_back({"cusparse-coo", Format::coo, SpmvAlgorithm::cusparse, false, "COO, cuSPARSE"});
   k.push_back({"dcsr", Format::dcsr, SpmvAlgorithm::row_vectors, false, "Dynamic CSR, vector per row"});

@@ -24,4 +24,12 @@ struct execution_units<Kokkos::Cuda> {
   static int count(const Kokkos::Cuda& space) { return space.cuda_device_prop().multiProcessorCount; }
 };
 
+template <>
+struct last_level_cache_bytes<Kokkos::Cuda> {
+  static std::size_t get() {
+    const int bytes = Kokkos::Cuda().cuda_device_prop().l2CacheSize;
+    return bytes > 0 ? static_cast<std::size_t>(bytes) : 0;
+  }
+};
+
 }  // namespace strata

@@ -2,7 +2,8 @@
 # one format's kernels rebuilds that format's four files only.
 set(_strata_eti_formats
   "csr=::strata::DeviceCsr" "coo=::strata::CooMatrix" "dcsr=::strata::DcsrMatrix"
-  "hyb=::strata::HybMatrix" "hisparse=::strata::HiSparseMatrix" "any=::strata::AnyMatrix")
+  "hyb=::strata::HybMatrix" "hisparse=::strata::HiSparseMatrix" "column_split=::strata::ColumnSplitCsr"
+  "any=::strata::AnyMatrix")
 foreach(_format_pair IN LISTS _strata_eti_formats)
   string(REPLACE "=" ";" _format_pair "${_format_pair}")
   list(GET _format_pair 0 _format_name)

@@ -22,6 +22,11 @@ void expect_error(F&& f, const std::string& expected) {
   }
 }
 
+// The rule's choice for double values on the tested backend.
+SpmvChoice choose_kernel(const MatrixStatistics& s, SpmvModes modes = SpmvModes::all) {
+  return choose_spmv_kernel<double, ExecSpace>(s, modes);
+}
+
 TEST(AnyMatrixSpmv, EveryRegistryKernelMatchesReferenceEverywhere) {
   for (const auto& kernel : spmv_kernels<ExecSpace>()) {
     SCOPED_TRACE(kernel.name);
@@ -65,22 +70,22 @@ TEST(AnyMatrixSpmv, AutomaticRuleBranches) {
   const index_type big = index_type(1) << 24, small = index_type(1) << 16;
   const index_type medium = index_type(1) << 21;  // bandwidth-bound, but HYB lost there in T
   const std::string small_kernel = on_host ? "csr" : "csr-rows";
-  EXPECT_EQ(choose_spmv_kernel<ExecSpace>(stats(big / 8, big, 1.0, 10)).kernel.name, on_host ? "csr" : "hyb");
-  EXPECT_EQ(choose_spmv_kernel<ExecSpace>(stats(medium / 8, medium, 1.0, 10)).kernel.name, small_kernel);
-  EXPECT_EQ(choose_spmv_kernel<ExecSpace>(stats(small / 8, small, 1.0, 10)).kernel.name, small_kernel);
-  EXPECT_EQ(choose_spmv_kernel<ExecSpace>(MatrixStatistics{}).kernel.name, small_kernel);
+  EXPECT_EQ(choose_kernel(stats(big / 8, big, 1.0, 10)).kernel.name, on_host ? "csr" : "hyb");
+  EXPECT_EQ(choose_kernel(stats(medium / 8, medium, 1.0, 10)).kernel.name, small_kernel);
+  EXPECT_EQ(choose_kernel(stats(small / 8, small, 1.0, 10)).kernel.name, small_kernel);
+  EXPECT_EQ(choose_kernel(MatrixStatistics{}).kernel.name, small_kernel);
   // Irregular by spread, and by one long row among even ones.
-  const auto spread = choose_spmv_kernel<ExecSpace>(stats(big / 8, big, 40.0, 5000));
-  const auto long_row = choose_spmv_kernel<ExecSpace>(stats(small / 8, small, 0.5, 8 * 33));
+  const auto spread = choose_kernel(stats(big / 8, big, 40.0, 5000));
+  const auto long_row = choose_kernel(stats(small / 8, small, 0.5, 8 * 33));
   EXPECT_EQ(spread.kernel.name, with_cusparse ? "cusparse-csr" : "coo") << spread.reason;
   EXPECT_EQ(long_row.kernel.name, with_cusparse ? "cusparse-coo" : "coo") << long_row.reason;
   EXPECT_NE(spread.reason.find("irregular lengths"), std::string::npos) << spread.reason;
   EXPECT_NE(long_row.reason.find("irregular lengths"), std::string::npos) << long_row.reason;
   // The edges of "even": std/mean 1.2 and a longest row of 8 x the mean are even, a little more is not.
   const index_type rows = small / 8;  // mean 8
-  EXPECT_EQ(choose_spmv_kernel<ExecSpace>(stats(rows, small, 1.2 * 8, 64)).kernel.name, small_kernel);
-  const auto wide_spread = choose_spmv_kernel<ExecSpace>(stats(rows, small, 1.21 * 8, 64));
-  const auto row_of_65 = choose_spmv_kernel<ExecSpace>(stats(rows, small, 0.5, 65));
+  EXPECT_EQ(choose_kernel(stats(rows, small, 1.2 * 8, 64)).kernel.name, small_kernel);
+  const auto wide_spread = choose_kernel(stats(rows, small, 1.21 * 8, 64));
+  const auto row_of_65 = choose_kernel(stats(rows, small, 0.5, 65));
   EXPECT_EQ(wide_spread.kernel.name, with_cusparse ? "cusparse-coo" : "coo") << wide_spread.reason;
   EXPECT_EQ(row_of_65.kernel.name, with_cusparse ? "cusparse-coo" : "coo") << row_of_65.reason;
   EXPECT_NE(row_of_65.reason.find("longest 65 vs mean 8"), std::string::npos) << row_of_65.reason;
@@ -89,12 +94,12 @@ TEST(AnyMatrixSpmv, AutomaticRuleBranches) {
   long_column_stats.col_length_mean = 8.0;
   long_column_stats.col_length_std = 170.0;
   long_column_stats.col_length_max = 30000;
-  const auto long_column = choose_spmv_kernel<ExecSpace>(long_column_stats);
+  const auto long_column = choose_kernel(long_column_stats);
   EXPECT_EQ(long_column.kernel.name, with_cusparse ? "cusparse-coo" : "coo") << long_column.reason;
   EXPECT_NE(long_column.reason.find("longest 30000"), std::string::npos) << long_column.reason;
   // Told the modes: N and C weigh only the rows, T and H only the columns.
-  const auto long_column_n = choose_spmv_kernel<ExecSpace>(long_column_stats, SpmvModes::untransposed);
-  const auto long_column_t = choose_spmv_kernel<ExecSpace>(long_column_stats, SpmvModes::transposed);
+  const auto long_column_n = choose_kernel(long_column_stats, SpmvModes::untransposed);
+  const auto long_column_t = choose_kernel(long_column_stats, SpmvModes::transposed);
   EXPECT_EQ(long_column_n.kernel.name, small_kernel) << long_column_n.reason;
   EXPECT_EQ(long_column_n.reason.find("column length"), std::string::npos) << long_column_n.reason;
   EXPECT_EQ(long_column_t.kernel.name, with_cusparse ? "cusparse-coo" : "coo") << long_column_t.reason;
@@ -109,15 +114,68 @@ TEST(AnyMatrixSpmv, AutomaticRuleBranches) {
     column_stats.num_rows = column_stats.num_cols = nnz / 8;
     const bool balanced = with_cusparse && !on_host && nnz <= (index_type(1) << 22);
     for (const auto modes : {SpmvModes::all, SpmvModes::transposed}) {
-      const auto choice = choose_spmv_kernel<ExecSpace>(column_stats, modes);
+      const auto choice = choose_kernel(column_stats, modes);
       EXPECT_EQ(choice.kernel.name, balanced        ? "csr-balanced"
                                     : with_cusparse ? "cusparse-csr"
                                                     : "coo")
           << choice.reason;
     }
-    const auto untransposed = choose_spmv_kernel<ExecSpace>(column_stats, SpmvModes::untransposed);
+    const auto untransposed = choose_kernel(column_stats, SpmvModes::untransposed);
     EXPECT_EQ(untransposed.kernel.name, small_kernel) << untransposed.reason;
   }
+}
+
+// Column panels (csr-split), from the rule itself with a device's properties:
+// the hubs of the suite (4M x 4M, 40M nonzeros, rows irregular, columns even) on
+// a 50 MiB L2 are split in double (x 32 MiB, over a third of the L2), not in
+// float (16 MiB), not where T or H may come, not with irregular columns (R-MAT:
+// their hot part of x stays in the L2), not below 2^23 nonzeros, not on a host
+// and not where the cache size is unknown.
+TEST(AnyMatrixSpmv, AutomaticRuleSplitsColumnsWhereXOutgrowsTheCache) {
+  MatrixStatistics hubs;
+  hubs.num_rows = hubs.num_cols = 4000000;
+  hubs.nnz = 40000000;
+  hubs.row_length_mean = hubs.col_length_mean = 10.0;
+  hubs.row_length_std = 140.0;
+  hubs.row_length_max = 200008;
+  hubs.col_length_std = 3.2;
+  hubs.col_length_max = 31;
+  Impl::SpmvTarget h100;
+  h100.on_host = false;
+  h100.with_cusparse = true;
+  h100.value_bytes = 8;
+  h100.last_level_cache_bytes = 50u << 20;
+  const auto kernel = [](const MatrixStatistics& s, const Impl::SpmvTarget& t, SpmvModes modes) {
+    return Impl::spmv_rule(s, t, modes);
+  };
+  const auto split = kernel(hubs, h100, SpmvModes::untransposed);
+  EXPECT_EQ(split.kernel, "csr-split") << split.reason;
+  EXPECT_NE(split.reason.find("in 2 column panels"), std::string::npos) << split.reason;
+  EXPECT_NE(split.reason.find("x 32000000 bytes, L2 52428800 bytes"), std::string::npos) << split.reason;
+  auto without_cusparse = h100;
+  without_cusparse.with_cusparse = false;
+  EXPECT_EQ(kernel(hubs, without_cusparse, SpmvModes::untransposed).kernel, "csr-split");
+  auto in_float = h100;
+  in_float.value_bytes = 4;
+  EXPECT_EQ(kernel(hubs, in_float, SpmvModes::untransposed).kernel, "cusparse-csr");
+  EXPECT_EQ(kernel(hubs, h100, SpmvModes::all).kernel, "cusparse-csr");
+  EXPECT_EQ(kernel(hubs, h100, SpmvModes::transposed).kernel, "hyb");  // the columns alone are even
+  auto power_law_columns = hubs;
+  power_law_columns.col_length_std = 40.0;
+  power_law_columns.col_length_max = 60000;
+  EXPECT_EQ(kernel(power_law_columns, h100, SpmvModes::untransposed).kernel, "cusparse-csr");
+  auto fewer = hubs;
+  fewer.nnz = (index_type(1) << 23) - 1;
+  EXPECT_EQ(kernel(fewer, h100, SpmvModes::untransposed).kernel, "cusparse-csr");
+  fewer.nnz = index_type(1) << 23;
+  EXPECT_EQ(kernel(fewer, h100, SpmvModes::untransposed).kernel, "csr-split");
+  auto host = h100;
+  host.on_host = true;
+  host.with_cusparse = false;
+  EXPECT_EQ(kernel(hubs, host, SpmvModes::untransposed).kernel, "coo");
+  auto unknown_cache = h100;
+  unknown_cache.last_level_cache_bytes = 0;
+  EXPECT_EQ(kernel(hubs, unknown_cache, SpmvModes::untransposed).kernel, "cusparse-csr");
 }
 
 // Rows all within 1.1x the mean length go to HYB on a device, in N and C only:
@@ -134,15 +192,15 @@ TEST(AnyMatrixSpmv, AutomaticRuleTakesHybForUniformRowsInUntransposedModesOnly) 
   };
   constexpr bool on_host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, ExecSpace::memory_space>::accessible;
   const std::string small_kernel = on_host ? "csr" : "csr-rows";
-  const auto at_edge = choose_spmv_kernel<ExecSpace>(uniform(11), SpmvModes::untransposed);
+  const auto at_edge = choose_kernel(uniform(11), SpmvModes::untransposed);
   EXPECT_EQ(at_edge.kernel.name, on_host ? "csr" : "hyb") << at_edge.reason;
   if (!on_host) {
     EXPECT_NE(at_edge.reason.find("within 1.1x the mean"), std::string::npos) << at_edge.reason;
   }
-  EXPECT_EQ(choose_spmv_kernel<ExecSpace>(uniform(12), SpmvModes::untransposed).kernel.name, small_kernel);
-  EXPECT_EQ(choose_spmv_kernel<ExecSpace>(uniform(11), SpmvModes::all).kernel.name, small_kernel);
-  EXPECT_EQ(choose_spmv_kernel<ExecSpace>(uniform(11), SpmvModes::transposed).kernel.name, small_kernel);
-  EXPECT_EQ(choose_spmv_kernel<ExecSpace>(MatrixStatistics{}, SpmvModes::untransposed).kernel.name, small_kernel);
+  EXPECT_EQ(choose_kernel(uniform(12), SpmvModes::untransposed).kernel.name, small_kernel);
+  EXPECT_EQ(choose_kernel(uniform(11), SpmvModes::all).kernel.name, small_kernel);
+  EXPECT_EQ(choose_kernel(uniform(11), SpmvModes::transposed).kernel.name, small_kernel);
+  EXPECT_EQ(choose_kernel(MatrixStatistics{}, SpmvModes::untransposed).kernel.name, small_kernel);
 }
 
 TEST(AnyMatrixSpmv, TimedChoiceIsACandidateAndIsCachedPerSignatureAndModes) {
