@@ -5,10 +5,10 @@
 // any other format and runs the held format's kernel (any.hpp). It lives with
 // the operation, not under formats/, because the choice is made for SpMV.
 #include <strata/algorithms/spmv/algorithm.hpp>
+#include <strata/core/device_info.hpp>
 #include <strata/core/error.hpp>
 #include <strata/core/host_csr.hpp>
 #include <strata/core/kokkos_crs.hpp>
-#include <strata/core/device_info.hpp>
 #include <strata/formats/column_split/column_split_csr.hpp>
 #include <strata/formats/coo/coo_csr_conversion.hpp>
 #include <strata/formats/dcsr/dcsr_convert.hpp>
@@ -32,8 +32,7 @@ inline const char* to_string(Format f) {
     case Format::dcsr: return "dcsr";
     case Format::hyb: return "hyb";
     case Format::hisparse: return "hisparse";
-    case Format::column_split:
-      return "column_split";
+    case Format::column_split: return "column_split";
     case Format::automatic: return "automatic";
   }
   return "?";

@@ -33,8 +33,9 @@
 //    hubs in double took csr-split 434.8 us against cuSPARSE CSR's 510.2 (1.17x)
 //    and a random 4M x 4M matrix 375.4 against 431.8 (2026-11-27). Where the
 //    columns are irregular the hot part of x stays in the L2 anyway: R-MAT 22
-//    took 714.4 us split against 670.9 whole. In T each panel's product over
-//    A^T's rows gathers A's values (1.77 ms against cuSPARSE's 0.92 on the hubs);
+//    took 674-714 us split against 671-673 whole (four runs). In T each
+//    panel's product over A^T's rows gathers A's values (1.77 ms against
+//    cuSPARSE's 0.92 on the hubs);
 //  * irregular, at least 2^20 nonzeros, where cuSPARSE exists: cuSPARSE CSR
 //    (the fastest kernel on rmat:22 and hubs in N and T; the row kernels are
 //    6-56x slower there), except
