@@ -244,9 +244,10 @@ int spmv_command(const std::vector<std::string>& args) {
                  "MATRIX defaults to "
               << default_matrix << ".\n\nKernels:\n";
     // The names' column as wide as the longest name (hisparse-persist) and two spaces.
+    const auto kernels = spmv_kernels<ExecSpace>();
     std::size_t width = 0;
-    for (const auto& k : spmv_kernels<ExecSpace>()) width = std::max(width, k.name.size());
-    for (const auto& k : spmv_kernels<ExecSpace>()) {
+    for (const auto& k : kernels) width = std::max(width, k.name.size());
+    for (const auto& k : kernels) {
       std::printf("  %-*s  %s\n", static_cast<int>(width), k.name.c_str(), k.summary);
     }
     std::cout << "\nOptions:\n" << format_options(spmv_options) << "\nGenerator specs:\n" << generator_help();

@@ -145,37 +145,34 @@ TEST(AnyMatrixSpmv, AutomaticRuleSplitsColumnsWhereXOutgrowsTheCache) {
   h100.with_cusparse = true;
   h100.value_bytes = 8;
   h100.last_level_cache_bytes = 50u << 20;
-  const auto kernel = [](const MatrixStatistics& s, const Impl::SpmvTarget& t, SpmvModes modes) {
-    return Impl::spmv_rule(s, t, modes);
-  };
-  const auto split = kernel(hubs, h100, SpmvModes::untransposed);
+  const auto split = Impl::spmv_rule(hubs, h100, SpmvModes::untransposed);
   EXPECT_EQ(split.kernel, "csr-split") << split.reason;
   EXPECT_NE(split.reason.find("in 2 column panels"), std::string::npos) << split.reason;
   EXPECT_NE(split.reason.find("x 32000000 bytes, L2 52428800 bytes"), std::string::npos) << split.reason;
   auto without_cusparse = h100;
   without_cusparse.with_cusparse = false;
-  EXPECT_EQ(kernel(hubs, without_cusparse, SpmvModes::untransposed).kernel, "csr-split");
+  EXPECT_EQ(Impl::spmv_rule(hubs, without_cusparse, SpmvModes::untransposed).kernel, "csr-split");
   auto in_float = h100;
   in_float.value_bytes = 4;
-  EXPECT_EQ(kernel(hubs, in_float, SpmvModes::untransposed).kernel, "cusparse-csr");
-  EXPECT_EQ(kernel(hubs, h100, SpmvModes::all).kernel, "cusparse-csr");
-  EXPECT_EQ(kernel(hubs, h100, SpmvModes::transposed).kernel, "hyb");  // the columns alone are even
+  EXPECT_EQ(Impl::spmv_rule(hubs, in_float, SpmvModes::untransposed).kernel, "cusparse-csr");
+  EXPECT_EQ(Impl::spmv_rule(hubs, h100, SpmvModes::all).kernel, "cusparse-csr");
+  EXPECT_EQ(Impl::spmv_rule(hubs, h100, SpmvModes::transposed).kernel, "hyb");  // the columns alone are even
   auto power_law_columns = hubs;
   power_law_columns.col_length_std = 40.0;
   power_law_columns.col_length_max = 60000;
-  EXPECT_EQ(kernel(power_law_columns, h100, SpmvModes::untransposed).kernel, "cusparse-csr");
+  EXPECT_EQ(Impl::spmv_rule(power_law_columns, h100, SpmvModes::untransposed).kernel, "cusparse-csr");
   auto fewer = hubs;
   fewer.nnz = (index_type(1) << 23) - 1;
-  EXPECT_EQ(kernel(fewer, h100, SpmvModes::untransposed).kernel, "cusparse-csr");
+  EXPECT_EQ(Impl::spmv_rule(fewer, h100, SpmvModes::untransposed).kernel, "cusparse-csr");
   fewer.nnz = index_type(1) << 23;
-  EXPECT_EQ(kernel(fewer, h100, SpmvModes::untransposed).kernel, "csr-split");
+  EXPECT_EQ(Impl::spmv_rule(fewer, h100, SpmvModes::untransposed).kernel, "csr-split");
   auto host = h100;
   host.on_host = true;
   host.with_cusparse = false;
-  EXPECT_EQ(kernel(hubs, host, SpmvModes::untransposed).kernel, "coo");
+  EXPECT_EQ(Impl::spmv_rule(hubs, host, SpmvModes::untransposed).kernel, "coo");
   auto unknown_cache = h100;
   unknown_cache.last_level_cache_bytes = 0;
-  EXPECT_EQ(kernel(hubs, unknown_cache, SpmvModes::untransposed).kernel, "cusparse-csr");
+  EXPECT_EQ(Impl::spmv_rule(hubs, unknown_cache, SpmvModes::untransposed).kernel, "cusparse-csr");
 }
 
 // Rows all within 1.1x the mean length go to HYB on a device, in N and C only:
