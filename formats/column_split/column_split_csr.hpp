@@ -8,6 +8,7 @@
 // for a tenth (docs/PERFORMANCE.md, 2026-11-27). The panels are a converted copy,
 // as HYB's arrays are: values changed in the source CSR are not seen.
 // Kernels are named functors, not extended lambdas: see docs/BACKENDS.md, "Extended lambdas".
+#include <strata/core/counts_to_offsets.hpp>
 #include <strata/core/error.hpp>
 #include <strata/formats/column_split/column_panels.hpp>
 #include <strata/core/kokkos_crs.hpp>
@@ -36,16 +37,6 @@ struct ColumnPanelCount {
       n += c >= begin && c < end ? 1 : 0;
     }
     count(r + 1) = n;
-  }
-};
-
-template <class Offsets>
-struct ColumnPanelOffsets {
-  Offsets offsets;
-
-  KOKKOS_INLINE_FUNCTION void operator()(const int i, int& running, const bool final) const {
-    running += offsets(i);
-    if (final) offsets(i) = running;
   }
 };
 
@@ -144,8 +135,7 @@ ColumnSplitCsr<Value, Device> split_columns(const DeviceCsr<Value, Device>& A, i
       Kokkos::parallel_for("strata::column_split::count", Kokkos::RangePolicy<exec>(0, rows),
                            ColumnPanelCount<decltype(A.graph.row_map), decltype(A.graph.entries), decltype(row_map)>{
                                A.graph.row_map, A.graph.entries, row_map, begin, end});
-      Kokkos::parallel_scan("strata::column_split::offsets", Kokkos::RangePolicy<exec>(0, rows + 1),
-                            ColumnPanelOffsets<decltype(row_map)>{row_map});
+      counts_to_offsets("strata::column_split::offsets", exec{}, row_map, rows);
     }
     int nnz = 0;
     if (rows > 0) Kokkos::deep_copy(nnz, Kokkos::subview(row_map, static_cast<std::size_t>(rows)));

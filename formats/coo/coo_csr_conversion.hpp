@@ -1,6 +1,7 @@
 #pragma once
 // Device-side conversions between the COO format and the CSR baseline matrix.
 // Kernels are named functors, not extended lambdas: see docs/BACKENDS.md, "Extended lambdas".
+#include <strata/core/counts_to_offsets.hpp>
 #include <strata/formats/coo/coo_matrix.hpp>
 
 #include <cstdint>
@@ -57,16 +58,6 @@ struct CsrFromCooRowCount {
   KOKKOS_INLINE_FUNCTION void operator()(const std::int64_t k) const { Kokkos::atomic_add(&row_map(rows(k) + 1), 1); }
 };
 
-template <class RowMap>
-struct CsrFromCooRowOffsets {
-  RowMap row_map;
-
-  KOKKOS_INLINE_FUNCTION void operator()(const int i, int& running, const bool final) const {
-    running += row_map(i);
-    if (final) row_map(i) = running;
-  }
-};
-
 // Counts entries per row and scans the counts into row offsets on the device.
 template <class Value, class Device>
 DeviceCsr<Value, Device> csr_from_coo(const CooMatrix<Value, Device>& A, const std::string& label) {
@@ -79,8 +70,7 @@ DeviceCsr<Value, Device> csr_from_coo(const CooMatrix<Value, Device>& A, const s
   using Rows = std::remove_const_t<decltype(rows)>;
   Kokkos::parallel_for("strata::csr_from_coo::count", Kokkos::RangePolicy<execution_space>(0, A.nnz()),
                        CsrFromCooRowCount<RowMap, Rows>{row_map, rows});
-  Kokkos::parallel_scan("strata::csr_from_coo::offsets", Kokkos::RangePolicy<execution_space>(0, A.num_rows() + 1),
-                        CsrFromCooRowOffsets<RowMap>{row_map});
+  counts_to_offsets("strata::csr_from_coo::offsets", execution_space{}, row_map, A.num_rows());
   typename matrix_type::index_type::non_const_type entries(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, label + "::entries"), static_cast<std::size_t>(A.nnz()));
   typename matrix_type::values_type::non_const_type values(

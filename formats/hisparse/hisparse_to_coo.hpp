@@ -3,6 +3,7 @@
 // flag and scale factor. COO comes out in tree order of the stored matrix;
 // CSR rows are sorted by column (a heap sort per row, no extra memory).
 // Kernels are named functors, not extended lambdas: see docs/BACKENDS.md, "Extended lambdas".
+#include <strata/core/counts_to_offsets.hpp>
 #include <strata/core/host_coo.hpp>
 #include <strata/core/kokkos_crs.hpp>
 #include <strata/formats/hisparse/hisparse_leaves.hpp>
@@ -124,17 +125,6 @@ struct HiSparseCsrCount {
 };
 
 template <class Value, class Device>
-struct HiSparseCsrOffsets {
-  using csr = DeviceCsr<Value, Device>;
-  typename csr::row_map_type::non_const_type row_map;
-
-  KOKKOS_INLINE_FUNCTION void operator()(const index_type i, int& at, const bool final) const {
-    at += row_map(i);
-    if (final) row_map(i) = at;
-  }
-};
-
-template <class Value, class Device>
 struct HiSparseCsrScatter {
   using csr = DeviceCsr<Value, Device>;
   Kokkos::View<index_type*, Device> rows, cols;
@@ -183,7 +173,7 @@ DeviceCsr<Value, Device> to_device_csr(const HiSparseMatrix<Value, Device>& A) {
   const auto rows = coo.rows, cols = coo.cols;
   const auto vals = coo.values;
   Kokkos::parallel_for("strata::hisparse::csr_count", policy(0, n), HiSparseCsrCount<Value, Device>{row_map, rows});
-  Kokkos::parallel_scan("strata::hisparse::csr_offsets", policy(0, m + 1), HiSparseCsrOffsets<Value, Device>{row_map});
+  counts_to_offsets("strata::hisparse::csr_offsets", exec{}, row_map, m);
   Kokkos::View<int*, Device> cursor("strata::hisparse::csr_cursor", m);
   Kokkos::parallel_for("strata::hisparse::csr_scatter", policy(0, n),
                        HiSparseCsrScatter<Value, Device>{rows, cols, vals, row_map, cursor, entries, values});
