@@ -152,7 +152,8 @@ skip() { record SKIP 0 "$1"; }
 unsupported_cdp_warnings_only() {
   local log="$1" cdp shown warnings errors summary
   cdp=$(grep -c 'Warning: CUDA Dynamic Parallelism is not supported by the selected tool' "$log")
-  summary=$(grep -o 'RACECHECK SUMMARY: [0-9]* hazards displayed ([0-9]* errors, [0-9]* warnings)' "$log" | tail -n 1)
+  # One report reads "1 hazard displayed (0 errors, 1 warning)": singular and plural both.
+  summary=$(grep -oE 'RACECHECK SUMMARY: [0-9]+ hazards? displayed \([0-9]+ errors?, [0-9]+ warnings?\)' "$log" | tail -n 1)
   [ "$cdp" -gt 0 ] && [ -n "$summary" ] || return 1
   read -r shown errors warnings <<<"$(sed -E 's/[^0-9]+/ /g' <<<"$summary")"
   [ "$errors" -eq 0 ] && [ "$warnings" -eq "$cdp" ] && [ "$shown" -eq "$cdp" ] || return 1

@@ -10,6 +10,12 @@
 #   --jobs N            shards at a time (default 8)
 #   --time-budget S     seconds for the whole pass (default 560); each shard gets what is left
 #   --property-cases N  passed to gpu_check.sh (default 100)
+#   --split N           split each shard into N shards of its tests, dealt in turn (the tests are
+#                       listed by running the executable here, so this needs the GPU machine);
+#                       unsplit, racecheck's CSR, COO and HiSparse shards of strata_spmv_tests and
+#                       all of strata_hisparse_tests each take longer than 514 s (2026-11-27)
+#   --part I/K          run only shards I, I+K, I+2K, ... of the list (1 <= I <= K): a pass that
+#                       does not fit one 10-minute command runs as K commands, --part 1/K to K/K
 # Writes one line per shard (PASS/FAIL/INCOMPLETE, seconds) and a summary to stdout and, when $OUT
 # is set, to $OUT/gpu_sanitize_all.log; each shard's gpu_check.log and step logs under
 # $OUT/shards/NAME/. Exits 0 when every shard passed, 1 when one failed, 3 when none failed but
@@ -18,6 +24,7 @@ set -uo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 dir=".carry/gpu" tools="memcheck,racecheck,synccheck,initcheck" jobs=8 time_budget=560 property_cases=100
+split=1 part=1/1
 usage() { sed -n '2,/^set -uo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//' >&2; exit 2; }
 positional=0
 while [ $# -gt 0 ]; do
@@ -26,12 +33,18 @@ while [ $# -gt 0 ]; do
     --jobs) jobs="$2"; shift 2 ;;
     --time-budget) time_budget="$2"; shift 2 ;;
     --property-cases) property_cases="$2"; shift 2 ;;
+    --split) split="$2"; shift 2 ;;
+    --part) part="$2"; shift 2 ;;
     -h|--help) usage ;;
     -*) echo "gpu_sanitize_all: unknown option $1" >&2; usage ;;
     *) [ $positional = 0 ] || usage; dir="$1"; positional=1; shift ;;
   esac
 done
 [ -d "$dir" ] || { echo "gpu_sanitize_all: no such folder: $dir" >&2; exit 2; }
+[[ "$split" =~ ^[1-9][0-9]*$ ]] || { echo "gpu_sanitize_all: --split wants a positive number, got '$split'" >&2; exit 2; }
+[[ "$part" =~ ^([1-9][0-9]*)/([1-9][0-9]*)$ ]] && [ "${BASH_REMATCH[1]}" -le "${BASH_REMATCH[2]}" ] ||
+  { echo "gpu_sanitize_all: --part wants I/K with 1 <= I <= K, got '$part'" >&2; exit 2; }
+part_index="${BASH_REMATCH[1]}" part_count="${BASH_REMATCH[2]}"
 
 # The executables' names, from the staged archive or the build tree.
 if [ -f "$dir/executables.tar.xz" ]; then
@@ -49,16 +62,49 @@ spmv_shards=()
 for s in "${spmv_suites[@]}"; do spmv_shards+=("$s-$others"); done
 spmv_shards+=("*-$others:$(IFS=:; echo "${spmv_suites[*]}")")
 
+# --split: the tests each filter selects, listed by the executable (gtest's listing: "Suite." lines,
+# then indented test names; typed suites add "# TypeParam = ..." comments), dealt into N filters.
+lister="$dir"
+if [ "$split" -gt 1 ] && [ -f "$dir/executables.tar.xz" ]; then
+  lister="$(mktemp -d)"
+  trap 'rm -rf "$lister"' EXIT
+  tar -xJf "$dir/executables.tar.xz" -C "$lister" || { echo "gpu_sanitize_all: cannot unpack $dir/executables.tar.xz" >&2; exit 2; }
+fi
+split_filter() {  # EXECUTABLE FILTER: prints the filters to run, one per line
+  local exe listed piece i t
+  if [ "$split" -le 1 ]; then echo "$2"; return; fi
+  exe="$(find "$lister" -type f -perm -u+x -name "$1" | head -n 1)"
+  [ -n "$exe" ] || { echo "gpu_sanitize_all: --split: no $1 under $dir" >&2; return 1; }
+  mapfile -t listed < <(LD_LIBRARY_PATH="$dir/lib:/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+    "$exe" --gtest_list_tests --gtest_filter="$2" 2>/dev/null | awk '/^[^ ]/ { suite = $1; next } /^  [^ ]/ { print suite $1 }')
+  [ ${#listed[@]} -gt 0 ] || { echo "gpu_sanitize_all: --split: $1 lists no tests for '$2'" >&2; return 1; }
+  for ((i = 0; i < split; i++)); do
+    piece=()
+    for ((t = i; t < ${#listed[@]}; t += split)); do piece+=("${listed[t]}"); done
+    [ ${#piece[@]} -eq 0 ] || (IFS=:; echo "${piece[*]}")
+  done
+}
+
+filters_of=()  # per executable, in the order of names: its filters, one per line
+for n in "${names[@]}"; do
+  [[ "$n" != *real_matrix* ]] || { filters_of+=(""); continue; }
+  base=("-$others")
+  [ "$n" != strata_spmv_tests ] || base=("${spmv_shards[@]}")
+  lines=""
+  for f in "${base[@]}"; do
+    got="$(split_filter "$n" "$f")" || exit 2
+    lines+="$got"$'\n'
+  done
+  filters_of+=("$lines")
+done
+
 shards=()  # "tool|executable|filter"
 IFS=, read -r -a tool_list <<<"$tools"
 for tool in "${tool_list[@]}"; do
-  for n in "${names[@]}"; do
-    [[ "$n" != *real_matrix* ]] || continue
-    if [ "$n" = strata_spmv_tests ]; then
-      for f in "${spmv_shards[@]}"; do shards+=("$tool|$n|$f"); done
-    else
-      shards+=("$tool|$n|-$others")
-    fi
+  for i in "${!names[@]}"; do
+    while IFS= read -r f; do
+      [ -z "$f" ] || shards+=("$tool|${names[i]}|$f")
+    done <<<"${filters_of[i]}"
   done
 done
 
@@ -67,7 +113,11 @@ mkdir -p "$out/shards"
 log="$out/gpu_sanitize_all.log"
 : >"$log"
 say() { echo "$*"; echo "$*" >>"$log"; }
-say "gpu_sanitize_all: $(date -u '+%Y-%m-%d %H:%M:%S UTC'); ${#shards[@]} shards, $jobs at a time; tools $tools"
+# --part I/K: every K-th shard from the I-th; names keep their place in the whole list.
+selected=()
+for ((i = part_index - 1; i < ${#shards[@]}; i += part_count)); do selected+=("$i"); done
+say "gpu_sanitize_all: $(date -u '+%Y-%m-%d %H:%M:%S UTC'); ${#selected[@]} of ${#shards[@]} shards (part $part," \
+    "split $split), $jobs at a time; tools $tools"
 
 declare -A shard_of_pid
 run_shard() {
@@ -88,12 +138,12 @@ finish_one() {
   say "$(printf '%-10s %4d s  %s' "$state" "$SECONDS" "$name")"
   if [ $state = FAIL ]; then grep -E '^gpu_check: (FAIL|SKIP)|ERROR SUMMARY|Error|hazard' "$out/shards/$name.stdout" | head -n 20 | sed 's/^/    | /' | tee -a "$log"; fi
 }
-for s in "${shards[@]}"; do
-  IFS='|' read -r tool exe filter <<<"$s"
-  index=$((index + 1))
-  name="$(printf '%02d' $index)-$tool-${exe#strata_}"
+for i in "${selected[@]}"; do
+  IFS='|' read -r tool exe filter <<<"${shards[i]}"
+  index=$((i + 1))
+  name="$(printf '%03d' $index)-$tool-${exe#strata_}"
   if [ "$exe" = strata_spmv_tests ]; then
-    suite="$(tr -c 'A-Za-z0-9' '_' <<<"${filter%%-*}" | sed 's/_*$//')"
+    suite="$(tr -c 'A-Za-z0-9' '_' <<<"${filter%%[-.:]*}" | sed 's/_*$//')"
     name="$name-${suite:-rest}"
   fi
   while [ $running -ge "$jobs" ]; do finish_one; done
