@@ -141,6 +141,8 @@ step() {
     [ $rc -ne 124 ] && [ $rc -ne 137 ] || why="timed out after $limit s"
     record FAIL "$secs" "$name ($why; log $log)"
     failed_logs+=("$log")
+    # The sanitizer's distinct reports first (they may lie above the tail), then the tail.
+    grep -E '^========= (Error|Warning)' "$log" | sort | uniq -c | sort -rn | head -n 10 | sed 's/^/    | /'
     tail -n 25 "$log" | sed 's/^/    | /'
   fi
 }

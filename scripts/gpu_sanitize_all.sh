@@ -136,7 +136,7 @@ finish_one() {
   local name="${shard_of_pid[$pid]}" state=PASS
   if [ $rc -eq 3 ]; then state=INCOMPLETE; incomplete=1; elif [ $rc -ne 0 ]; then state=FAIL; failed=1; fi
   say "$(printf '%-10s %4d s  %s' "$state" "$SECONDS" "$name")"
-  if [ $state = FAIL ]; then grep -E '^gpu_check: (FAIL|SKIP)|ERROR SUMMARY|Error|hazard' "$out/shards/$name.stdout" | head -n 20 | sed 's/^/    | /' | tee -a "$log"; fi
+  if [ $state = FAIL ]; then grep -E '^gpu_check: (FAIL|SKIP)|ERROR SUMMARY|Error|Warning|hazard' "$out/shards/$name.stdout" | sort | uniq -c | head -n 20 | sed 's/^/    | /' | tee -a "$log"; fi
 }
 for i in "${selected[@]}"; do
   IFS='|' read -r tool exe filter <<<"${shards[i]}"
