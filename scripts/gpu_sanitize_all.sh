@@ -46,12 +46,16 @@ done
   { echo "gpu_sanitize_all: --part wants I/K with 1 <= I <= K, got '$part'" >&2; exit 2; }
 part_index="${BASH_REMATCH[1]}" part_count="${BASH_REMATCH[2]}"
 
-# The executables' names, from the staged archive or the build tree.
+# A staged archive is unpacked once, here, with its lib/ beside the executables: every shard's
+# gpu_check.sh runs on that folder (as on a build tree) instead of unpacking the archive again.
+run_dir="$dir"
 if [ -f "$dir/executables.tar.xz" ]; then
-  mapfile -t names < <(tar -tJf "$dir/executables.tar.xz" | grep -E '(^|/)strata_[a-z_]*_tests$' | xargs -n1 basename | sort -u)
-else
-  mapfile -t names < <(find "$dir" -type f -perm -u+x -name 'strata_*_tests' -printf '%f\n' | sort -u)
+  run_dir="$(mktemp -d)"
+  trap 'rm -rf "$run_dir"' EXIT
+  tar -xJf "$dir/executables.tar.xz" -C "$run_dir" || { echo "gpu_sanitize_all: cannot unpack $dir/executables.tar.xz" >&2; exit 2; }
+  [ ! -d "$dir/lib" ] || ln -s "$(cd "$dir/lib" && pwd)" "$run_dir/lib"
 fi
+mapfile -t names < <(find "$run_dir" -type f -perm -u+x -name 'strata_*_tests' -printf '%f\n' | sort -u)
 [ ${#names[@]} -gt 0 ] || { echo "gpu_sanitize_all: no test executables in $dir" >&2; exit 2; }
 
 # strata_spmv_tests by test suite: one shard per format, and the rest (the API, measurement,
@@ -64,16 +68,10 @@ spmv_shards+=("*-$others:$(IFS=:; echo "${spmv_suites[*]}")")
 
 # --split: the tests each filter selects, listed by the executable (gtest's listing: "Suite." lines,
 # then indented test names; typed suites add "# TypeParam = ..." comments), dealt into N filters.
-lister="$dir"
-if [ "$split" -gt 1 ] && [ -f "$dir/executables.tar.xz" ]; then
-  lister="$(mktemp -d)"
-  trap 'rm -rf "$lister"' EXIT
-  tar -xJf "$dir/executables.tar.xz" -C "$lister" || { echo "gpu_sanitize_all: cannot unpack $dir/executables.tar.xz" >&2; exit 2; }
-fi
 split_filter() {  # EXECUTABLE FILTER: prints the filters to run, one per line
   local exe listed piece i t
   if [ "$split" -le 1 ]; then echo "$2"; return; fi
-  exe="$(find "$lister" -type f -perm -u+x -name "$1" | head -n 1)"
+  exe="$(find "$run_dir" -type f -perm -u+x -name "$1" | head -n 1)"
   [ -n "$exe" ] || { echo "gpu_sanitize_all: --split: no $1 under $dir" >&2; return 1; }
   mapfile -t listed < <(LD_LIBRARY_PATH="$dir/lib:/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
     "$exe" --gtest_list_tests --gtest_filter="$2" 2>/dev/null | awk '/^[^ ]/ { suite = $1; next } /^  [^ ]/ { print suite $1 }')
@@ -123,7 +121,7 @@ declare -A shard_of_pid
 run_shard() {
   local tool="$1" exe="$2" filter="$3" name="$4" left
   left=$((time_budget - SECONDS))
-  OUT="$out/shards/$name" bash "$here/gpu_check.sh" "$dir" --steps sanitizer --tools "$tool" \
+  OUT="$out/shards/$name" bash "$here/gpu_check.sh" "$run_dir" --steps sanitizer --tools "$tool" \
     --sanitizer-tests "$exe" --sanitizer-filter "$filter" --property-cases "$property_cases" \
     --step-timeout "$left" --time-budget "$left" >"$out/shards/$name.stdout" 2>&1
 }
