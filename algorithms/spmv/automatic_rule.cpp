@@ -25,17 +25,27 @@
 //    handle, where every other kernel pays a scale pass and atomics (cuSPARSE
 //    COO was up to 1.30x the best; Kokkos Kernels' CSR, fastest on several in
 //    N, lost 2-6x in T: mhd1280b, w156, young1c);
-//  * N and C only, irregular rows, even columns, at least 2^23 nonzeros, on a
-//    device whose L2 holds less than three times x (column_panels_for > 1):
-//    CSR in column panels (csr-split), each panel's part of x within a third
-//    of the L2, by Strata's nonzero-balanced kernel. On the H100 (50 MiB L2) an
-//    x of 32 MiB gathered at random missed the L2 for half of its gathers; the
-//    hubs in double took csr-split 434.8 us against cuSPARSE CSR's 510.2 (1.17x)
-//    and a random 4M x 4M matrix 375.4 against 431.8 (2026-11-27). Where the
-//    columns are irregular the hot part of x stays in the L2 anyway: R-MAT 22
-//    took 674-714 us split against 671-673 whole (four runs). In T each
-//    panel's product over A^T's rows gathers A's values (1.77 ms against
-//    cuSPARSE's 0.92 on the hubs);
+//  * N and C only, irregular rows, at least 2^23 nonzeros, on a device whose
+//    L2 holds less than three times x (column_panels_for > 1): CSR in column
+//    panels (csr-split), each panel's part of x within a third of the L2, by
+//    Strata's nonzero-balanced kernel. On the H100 (50 MiB L2) an x of 32 MiB
+//    gathered at random missed the L2 for half of its gathers; the hubs in
+//    double took csr-split 434.8 us against cuSPARSE CSR's 510.2 (1.17x) and a
+//    random 4M x 4M matrix 375.4 against 431.8 (2026-11-27). Irregular columns
+//    keep their hot part of x in the L2 anyway, and split R-MAT 22 lost while
+//    each finished row was stored alone (674-714 us against 671-673 whole); with
+//    the rows leaving the kernel in runs (RowStage) the panels' many short and
+//    empty rows cost little, and R-MAT 22 took 635-642 us split against 670-674
+//    whole and cuSPARSE's 658-671 (2026-11-27 22:10). In T each panel's product
+//    over A^T's rows gathers A's values (1.77 ms against cuSPARSE's 0.92 on the
+//    hubs);
+//  * the same with x within a third of the L2 (one panel) and irregular
+//    columns: Strata's nonzero-balanced CSR kernel (csr-balanced). R-MAT 22 in
+//    float took 551-553 us against cuSPARSE CSR's 561-564 (1.02x, two rounds of
+//    2026-11-27 22:26). With even columns cuSPARSE CSR stays: the hubs in float
+//    took 344-345 us against its 333-335. Two matrices decide this branch;
+//    which property of the columns (or none) is behind the 2-3% either way is
+//    not known;
 //  * irregular, at least 2^20 nonzeros, where cuSPARSE exists: cuSPARSE CSR
 //    (the fastest kernel on rmat:22 and hubs in N and T; the row kernels are
 //    6-56x slower there), except
@@ -124,14 +134,20 @@ SpmvRuleChoice spmv_rule(const MatrixStatistics& s, const SpmvTarget& target, Sp
     return {"hyb", why.str()};
   }
   const int panels = column_panels_for(s.num_cols, target.value_bytes, target.last_level_cache_bytes);
-  if (!even && !on_host && !over_columns && s.nnz >= column_split_min_nnz && panels > 1 &&
-      even_lengths(s.col_length_mean, s.col_length_cv(), s.col_length_max)) {
-    why << " column length std/mean " << s.col_length_cv() << ", longest " << s.col_length_max << " vs mean "
-        << s.col_length_mean << "; x " << static_cast<std::size_t>(s.num_cols) * target.value_bytes << " bytes, L2 "
+  if (!even && !on_host && !over_columns && s.nnz >= column_split_min_nnz && panels > 1) {
+    why << " x " << static_cast<std::size_t>(s.num_cols) * target.value_bytes << " bytes, L2 "
         << target.last_level_cache_bytes << " bytes; " << s.nnz
-        << " nonzeros -> irregular rows, even columns, N/C only, x over a third of the L2: Strata CSR in " << panels
+        << " nonzeros -> irregular rows, N/C only, x over a third of the L2: Strata CSR in " << panels
         << " column panels (csr-split)";
     return {"csr-split", why.str()};
+  }
+  if (!even && !on_host && !over_columns && s.nnz >= column_split_min_nnz &&
+      !even_lengths(s.col_length_mean, s.col_length_cv(), s.col_length_max)) {
+    why << " column length std/mean " << s.col_length_cv() << ", longest " << s.col_length_max << " vs mean "
+        << s.col_length_mean << "; " << s.nnz
+        << " nonzeros -> irregular rows and columns, N/C only, x within a third of the L2: Strata CSR "
+        << "nonzero-balanced";
+    return {"csr-balanced", why.str()};
   }
   if (!even && with_cusparse && s.nnz >= (index_type(1) << 20)) {
     const bool irregular_columns =
