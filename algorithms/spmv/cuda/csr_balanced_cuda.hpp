@@ -35,7 +35,9 @@ __device__ inline T load_streaming(const T* p) {
 // Six 256-thread blocks resident per SM (48 warps, at most 40 registers), as the
 // COO kernel. More blocks cap the registers lower: on the H100, eight made double
 // 19% slower on the hubs (spills), and float 1.7% slower on the hubs and 3.1% on
-// R-MAT 22 (2026-11-27 16:13, against the six-block build in the same run).
+// R-MAT 22 (2026-11-27 16:13, against the six-block build in the same run); with
+// the row ring, seven in float (32 registers, spills) were 1-2% slower on the hubs
+// and 2-3% on R-MAT 22 (22:53).
 using CsrBalancedPolicy = Kokkos::TeamPolicy<Kokkos::Cuda, Kokkos::LaunchBounds<256, 6>>;
 constexpr int csr_balanced_warps_per_block = 8;  // the policy's 256 threads
 
