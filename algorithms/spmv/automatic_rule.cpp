@@ -134,20 +134,21 @@ SpmvRuleChoice spmv_rule(const MatrixStatistics& s, const SpmvTarget& target, Sp
     return {"hyb", why.str()};
   }
   const int panels = column_panels_for(s.num_cols, target.value_bytes, target.last_level_cache_bytes);
-  if (!even && !on_host && !over_columns && s.nnz >= column_split_min_nnz && panels > 1) {
-    why << " x " << static_cast<std::size_t>(s.num_cols) * target.value_bytes << " bytes, L2 "
-        << target.last_level_cache_bytes << " bytes; " << s.nnz
-        << " nonzeros -> irregular rows, N/C only, x over a third of the L2: Strata CSR in " << panels
-        << " column panels (csr-split)";
-    return {"csr-split", why.str()};
-  }
-  if (!even && !on_host && !over_columns && s.nnz >= column_split_min_nnz &&
-      !even_lengths(s.col_length_mean, s.col_length_cv(), s.col_length_max)) {
-    why << " column length std/mean " << s.col_length_cv() << ", longest " << s.col_length_max << " vs mean "
-        << s.col_length_mean << "; " << s.nnz
-        << " nonzeros -> irregular rows and columns, N/C only, x within a third of the L2: Strata CSR "
-        << "nonzero-balanced";
-    return {"csr-balanced", why.str()};
+  if (!even && !on_host && !over_columns && s.nnz >= column_split_min_nnz) {
+    if (panels > 1) {
+      why << " x " << static_cast<std::size_t>(s.num_cols) * target.value_bytes << " bytes, L2 "
+          << target.last_level_cache_bytes << " bytes; " << s.nnz
+          << " nonzeros -> irregular rows, N/C only, x over a third of the L2: Strata CSR in " << panels
+          << " column panels (csr-split)";
+      return {"csr-split", why.str()};
+    }
+    if (!even_lengths(s.col_length_mean, s.col_length_cv(), s.col_length_max)) {
+      why << " column length std/mean " << s.col_length_cv() << ", longest " << s.col_length_max << " vs mean "
+          << s.col_length_mean << "; " << s.nnz
+          << " nonzeros -> irregular rows and columns, N/C only, x within a third of the L2: Strata CSR "
+          << "nonzero-balanced";
+      return {"csr-balanced", why.str()};
+    }
   }
   if (!even && with_cusparse && s.nnz >= (index_type(1) << 20)) {
     const bool irregular_columns =
