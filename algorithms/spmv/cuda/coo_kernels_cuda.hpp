@@ -4,8 +4,12 @@
 // vector lanes of a team member are the lanes of a warp). Lane i reads entries
 // i, i+32, ... so every load is coalesced, and the lines of 32 products become
 // row sums by cuda::WarpRowSums (core/cuda/warp_row_sums_cuda.hpp), which the
-// sink flushes.
+// sink flushes. The entries are streaming loads (core/streaming_load.hpp): on the
+// H100 that took 18% off the hubs and 9% off R-MAT 22 and Poisson 160 in double,
+// 1-5% off the hubs and R-MAT 22 in float, and made Poisson 160 in float 9% slower
+// (2026-11-28 00:27, docs/PERFORMANCE.md); irregular matrices are COO's use.
 #include <strata/core/light_weight_launch.hpp>
+#include <strata/core/streaming_load.hpp>
 #include <strata/core/cuda/warp_row_sums_cuda.hpp>
 
 namespace strata::Impl {
@@ -49,9 +53,9 @@ struct CooWarpChunks {
         const std::int64_t k = base + j * coo_line_entries + lane;
         const bool active = k < e;
         // Lanes past the chunk's end extend its last row with zeros.
-        line_row[j] = active ? A.rows(k) : last_row;
-        line_col[j] = active ? A.cols(k) : -1;
-        line_value[j] = active ? A.values(k) : Value{};
+        line_row[j] = active ? streaming_load<Kokkos::Cuda>(&A.rows(k)) : last_row;
+        line_col[j] = active ? streaming_load<Kokkos::Cuda>(&A.cols(k)) : -1;
+        line_value[j] = active ? streaming_load<Kokkos::Cuda>(&A.values(k)) : Value{};
       }
       Value line_product[lines_in_flight];
 #pragma unroll

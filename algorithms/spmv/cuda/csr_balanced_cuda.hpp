@@ -13,6 +13,7 @@
 // operands' store; the chunk's last row, if it goes on in the next chunk,
 // becomes the chunk's carry.
 #include <strata/core/light_weight_launch.hpp>
+#include <strata/core/streaming_load.hpp>
 #include <strata/core/cuda/warp_row_sums_cuda.hpp>
 
 #include <type_traits>
@@ -20,17 +21,6 @@
 namespace strata::Impl {
 
 namespace cuda_detail {
-
-// A load that is used once: cached as evict-first, so that the matrix streaming
-// through L2 does not push out the gathered x (which R-MAT 22's 32 MiB would fit).
-template <class T>
-__device__ inline T load_streaming(const T* p) {
-  if constexpr (std::is_arithmetic_v<T>) {
-    return __ldcs(p);
-  } else {
-    return *p;
-  }
-}
 
 // Six 256-thread blocks resident per SM (48 warps, at most 40 registers), as the
 // COO kernel. More blocks cap the registers lower: on the H100, eight made double
@@ -158,7 +148,7 @@ struct CsrBalancedWarpChunks {
     // than cuSPARSE on a random 4M x 4M matrix of 8 entries per row).
     const auto load_window = [&](int from) {
       const int r = from + lane;
-      return load_streaming(&op.row_map(r < rows ? r + 1 : rows));
+      return streaming_load<Kokkos::Cuda>(&op.row_map(r < rows ? r + 1 : rows));
     };
     int window_row = first;
     offset_type row_end = load_window(window_row);
@@ -174,9 +164,10 @@ struct CsrBalancedWarpChunks {
         const bool active = k < e;
         // Lanes past the chunk's end extend its last row with zeros.
         line_entry[j] = static_cast<offset_type>(active ? k : e - 1);
-        line_col[j] = active ? static_cast<int>(load_streaming(&op.cols(k))) : -1;
-        line_value[j] =
-            active ? load_streaming(&op.values(value_position<Operands::gathered>(op.positions, k))) : Value{};
+        line_col[j] = active ? static_cast<int>(streaming_load<Kokkos::Cuda>(&op.cols(k))) : -1;
+        line_value[j] = active ? streaming_load<Kokkos::Cuda>(
+                                     &op.values(value_position<Operands::gathered>(op.positions, k)))
+                               : Value{};
       }
       int line_row[lines_in_flight];
 #pragma unroll
