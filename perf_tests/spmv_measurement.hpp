@@ -10,6 +10,8 @@
 #include <Kokkos_Core.hpp>
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -44,21 +46,28 @@ bool verify_spmv(benchmark::State& state, const HostCsr<Value>& A, const std::ve
 }
 
 // Times each iteration of `step` between fences (manual time) after `warmup`
-// untimed runs; returns the mean seconds per iteration.
+// untimed runs; returns the mean seconds per iteration and records the median as
+// the counter median_us, which a host hiccup in a launch-bound step does not move
+// (as strata_spmv_suite's median_us).
 template <class Step>
 double time_between_fences(benchmark::State& state, Step&& step, int warmup = 1) {
   for (int i = 0; i < warmup; ++i) step();
   Kokkos::fence();
-  double total = 0.0;
+  std::vector<double> per_iteration;
+  per_iteration.reserve(static_cast<std::size_t>(state.max_iterations));
   for (auto _ : state) {
     Kokkos::Timer timer;
     step();
     Kokkos::fence();
     const double seconds = timer.seconds();
     state.SetIterationTime(seconds);
-    total += seconds;
+    per_iteration.push_back(seconds);
   }
-  return total / static_cast<double>(state.iterations());
+  if (per_iteration.empty()) return 0.0;
+  const double total = std::accumulate(per_iteration.begin(), per_iteration.end(), 0.0);
+  std::sort(per_iteration.begin(), per_iteration.end());
+  state.counters["median_us"] = per_iteration[per_iteration.size() / 2] * 1e6;
+  return total / static_cast<double>(per_iteration.size());
 }
 
 inline void record_rates(benchmark::State& state, const SpmvTraffic& traffic, double seconds_per_product) {
