@@ -2,7 +2,7 @@
 // A load of data read once, as a matrix streaming through a product: on CUDA it
 // is cached evict-first (core/cuda/streaming_load_cuda.hpp), so that the matrix
 // passing through the L2 does not push out the vector the product gathers from
-// (keeping x cached took 15% off csr-balanced on the hubs, docs/PERFORMANCE.md,
+// (keeping x cached took 15% off csr-balanced on the hubs in double, PERFORMANCE.md,
 // 2026-11-27 10:33); a plain load on the other backends.
 #include <Kokkos_Core.hpp>
 
