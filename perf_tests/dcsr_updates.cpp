@@ -11,6 +11,7 @@
 // FORMAT is dcsr, hyb (ELL width mu + sorted COO) or csr_rebuild (Kokkos Kernels
 // sparse add). Every timed region lies between fences; SpMV results are
 // checked once against the host reference before timing.
+// scripts/dcsr_report.py turns the JSON of a run into the tables of docs/PERFORMANCE.md.
 #include "benchmark_context.hpp"
 #include "benchmark_matrices.hpp"
 #include "spmv_measurement.hpp"

@@ -1,0 +1,171 @@
+#!/usr/bin/env python3
+"""Turns the JSON of perf_tests/strata_dcsr_updates into the Dynamic CSR tables of docs/PERFORMANCE.md,
+with issue 16's DCSR goals checked on them.
+
+Usage: scripts/dcsr_report.py FILE.json [FILE.json...] > report.md
+Each file is one run of the runner with any of its groups (iterative, spmv, memory); give the files
+of one run (e.g. the three commands of a session, each with its --benchmark_filter). A benchmark
+found in several files is an error: one run, not a best-of.
+
+Tables:
+- iterative: ms per update step (ms_per_step: the median of the passes) of DCSR, ADCSR and the CSR
+  rebuild, their ratios, ADCSR / DCSR, pool rebuilds per step, and what ADCSR ran;
+- spmv: us per product (median_us; runs that recorded none give their mean) of DCSR and ADCSR,
+  fragmented and defragmented, and Kokkos Kernels' CSR;
+- memory: bytes per nonzero of DCSR k = 2, 3, 4 built by insertion, CSR and HYB.
+Then the goals: updates >= 3x a CSR rebuild (geometric mean), <= 0.1 ms per step under 100K
+nonzeros (by the better of DCSR and ADCSR), ADCSR never slower than DCSR by more than 5% (steps and
+products), DCSR(k = 4) <= 1.3x CSR's bytes.
+"""
+import json
+import math
+import sys
+from collections import defaultdict
+
+# Issue 16's DCSR goals.
+MIN_REBUILD_OVER_DCSR = 3.0
+SMALL_NNZ = 100_000
+MAX_SMALL_STEP_MS = 0.1
+MAX_ADCSR_OVER_DCSR = 1.05
+MAX_K4_BYTES_OVER_CSR = 1.3
+
+
+def geomean(values):
+    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else float("nan")
+
+
+def load(paths):
+    """{group: {matrix: {item: benchmark}}} over all files; benchmark names are GROUP/ITEM/PRECISION/MATRIX/..."""
+    runs = defaultdict(lambda: defaultdict(dict))
+    context = None
+    for path in paths:
+        with open(path) as f:
+            data = json.load(f)
+        context = context or data.get("context", {})
+        for b in data.get("benchmarks", []):
+            parts = b["name"].split("/")
+            if len(parts) < 4:
+                continue
+            group, item, precision, matrix = parts[:4]
+            key = f"{matrix} ({precision})" if precision != "double" else matrix
+            if "error_message" in b:
+                sys.exit(f"dcsr_report: {path}: {b['name']} failed: {b['error_message']}")
+            if item in runs[group][key]:
+                sys.exit(f"dcsr_report: {b['name']} appears twice; give the files of one run")
+            runs[group][key][item] = b
+    return runs, context or {}
+
+
+TIME_UNIT_US = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
+
+
+def product_us(b):
+    return b["median_us"] if "median_us" in b else b["real_time"] * TIME_UNIT_US[b.get("time_unit", "ns")]
+
+
+def by_nnz(table, item):
+    return sorted(table.items(), key=lambda kv: -kv[1].get(item, {}).get("nnz", 0))
+
+
+def report_iterative(table, goals):
+    print("### Iterative updates (ms per step: the median pass of insert 0.2%, refit, 5 products)\n")
+    print("| matrix | nnz | DCSR | ADCSR | CSR rebuild | rebuild / DCSR | rebuild / ADCSR | ADCSR / DCSR "
+          "| pool rebuilds per step | ADCSR ran |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+    over_dcsr, over_adcsr, over_best, slow_small, adcsr_slower = [], [], [], [], []
+    for matrix, row in by_nnz(table, "dcsr"):
+        if not all(k in row for k in ("dcsr", "adcsr", "csr_rebuild")):
+            print(f"| {matrix} | (missing: {', '.join(k for k in ('dcsr', 'adcsr', 'csr_rebuild') if k not in row)}) |")
+            continue
+        d, a, c = (row[k]["ms_per_step"] for k in ("dcsr", "adcsr", "csr_rebuild"))
+        nnz = int(row["dcsr"]["nnz"])
+        over_dcsr.append(c / d)
+        over_adcsr.append(c / a)
+        over_best.append(c / min(d, a))
+        if nnz < SMALL_NNZ and min(d, a) > MAX_SMALL_STEP_MS:
+            slow_small.append(f"{matrix} {min(d, a):.3f}")
+        if a > MAX_ADCSR_OVER_DCSR * d:
+            adcsr_slower.append(f"{matrix} {a / d:.3f}x")
+        label = row["adcsr"].get("label", "").replace("DCSR ", "").replace("|", "/")
+        print(f"| {matrix} | {nnz:,} | {d:.3f} | {a:.3f} | {c:.3f} | {c / d:.2f} | {c / a:.2f} | {a / d:.2f} "
+              f"| {row['dcsr'].get('pool_rebuilds_per_step', 0):.2f} | {label} |")
+    small = sum(1 for _, row in table.items() if "dcsr" in row and row["dcsr"]["nnz"] < SMALL_NNZ)
+    print()
+    goals.append(("updates >= 3x a CSR rebuild (geometric mean)",
+                  geomean(over_best) >= MIN_REBUILD_OVER_DCSR,
+                  f"DCSR {geomean(over_dcsr):.2f}x, ADCSR {geomean(over_adcsr):.2f}x, "
+                  f"the better of the two {geomean(over_best):.2f}x"))
+    goals.append((f"<= {MAX_SMALL_STEP_MS} ms per step under {SMALL_NNZ:,} nonzeros (better format)",
+                  not slow_small, f"{small - len(slow_small)} of {small}" +
+                  (f"; over: {', '.join(slow_small)}" if slow_small else "")))
+    goals.append(("ADCSR within 1.05x of DCSR, update steps", not adcsr_slower,
+                  f"{len(over_dcsr) - len(adcsr_slower)} of {len(over_dcsr)}" +
+                  (f"; over: {', '.join(adcsr_slower)}" if adcsr_slower else "")))
+
+
+def report_spmv(table, goals):
+    items = ["dcsr_fragmented", "adcsr_fragmented", "dcsr_defragmented", "adcsr_defragmented", "csr_kk"]
+    print("### SpMV after the updates (us per product, median)\n")
+    print("| matrix | " + " | ".join(items) + " | ADCSR / DCSR fragmented | defragmented |")
+    print("|---|" + "---:|" * (len(items) + 2))
+    slower, compared = [], 0
+    for matrix, row in by_nnz(table, "dcsr_fragmented"):
+        us = {k: product_us(row[k]) for k in items if k in row}
+        ratios = []
+        for state in ("fragmented", "defragmented"):
+            d, a = us.get("dcsr_" + state), us.get("adcsr_" + state)
+            if d and a:
+                ratios.append(f"{a / d:.2f}")
+                compared += 1
+                if a > MAX_ADCSR_OVER_DCSR * d:
+                    slower.append(f"{matrix} {state} {a / d:.3f}x")
+            else:
+                ratios.append("-")
+        print(f"| {matrix} | " + " | ".join(f"{us[k]:.1f}" if k in us else "-" for k in items) + " | " +
+              " | ".join(ratios) + " |")
+    print()
+    goals.append(("ADCSR within 1.05x of DCSR, products", not slower,
+                  f"{compared - len(slower)} of {compared}" + (f"; over: {', '.join(slower)}" if slower else "")))
+
+
+def report_memory(table, goals):
+    items = ["dcsr_k2", "dcsr_k3", "dcsr_k4", "csr", "hyb"]
+    print("### Memory (bytes per nonzero; DCSR built by insertion)\n")
+    print("| matrix | " + " | ".join(items) + " | k=4 / CSR |")
+    print("|---|" + "---:|" * (len(items) + 1))
+    over = []
+    for matrix, row in by_nnz(table, "csr"):
+        bpn = {k: row[k]["bytes_per_nnz"] for k in items if k in row}
+        ratio = bpn["dcsr_k4"] / bpn["csr"] if "dcsr_k4" in bpn and "csr" in bpn else None
+        if ratio is not None and ratio > MAX_K4_BYTES_OVER_CSR:
+            over.append(f"{matrix} {ratio:.2f}x")
+        ratio_cell = f"{ratio:.3f}" if ratio is not None else "-"
+        print(f"| {matrix} | " + " | ".join(f"{bpn[k]:.2f}" if k in bpn else "-" for k in items) + f" | {ratio_cell} |")
+    print()
+    goals.append(("DCSR(k = 4) by insertion <= 1.3x CSR's bytes", not over,
+                  f"{len(table) - len(over)} of {len(table)}" + (f"; over: {', '.join(over)}" if over else "")))
+
+
+def main(argv):
+    if len(argv) < 2 or argv[1] in ("-h", "--help"):
+        print(__doc__)
+        return 0 if len(argv) >= 2 else 2
+    runs, context = load(argv[1:])
+    print(f"Device: {context.get('device', 'unknown')}; date: {context.get('date', 'unknown')}\n")
+    goals = []
+    if "iterative" in runs:
+        report_iterative(runs["iterative"], goals)
+    if "spmv" in runs:
+        report_spmv(runs["spmv"], goals)
+    if "memory" in runs:
+        report_memory(runs["memory"], goals)
+    print("### Against issue 16's DCSR goals\n")
+    print("| goal | met | this run |")
+    print("|---|---|---|")
+    for goal, met, detail in goals:
+        print(f"| {goal} | {'**met**' if met else '**not met**'} | {detail} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
