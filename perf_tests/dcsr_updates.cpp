@@ -17,6 +17,7 @@
 #include "spmv_measurement.hpp"
 
 #include <strata/algorithms/baseline/csr_rebuild.hpp>
+#include <strata/algorithms/measure/fenced_timing.hpp>
 #include <strata/algorithms/reference/csr_spmv.hpp>
 #include <strata/algorithms/spmv.hpp>
 #include <strata/algorithms/spmv_traffic.hpp>
@@ -33,6 +34,7 @@
 #include <iostream>
 #include <memory>
 #include <numeric>
+#include <utility>
 #include <vector>
 
 namespace strata::bench {
@@ -277,8 +279,8 @@ void run_iterative(benchmark::State& state, const Workload<Value>& w, const std:
   // step's own costs and drops a pass slowed by the host: the mean over passes of a small matrix
   // came out 2-2.5x that of another run of the same build on the H100, for DCSR and ADCSR alike
   // (ani4, 2026-11-27 08:33).
-  std::sort(pass_seconds.begin(), pass_seconds.end());
-  state.counters["ms_per_step"] = pass_seconds[pass_seconds.size() / 2] / iterative_steps * 1e3;
+  state.counters["ms_per_step"] =
+      measure::summarize_timings(std::move(pass_seconds)).median_seconds / iterative_steps * 1e3;
   state.counters["ms_per_step_mean"] = total / (iterative_steps * state.iterations()) * 1e3;
   state.counters["nnz"] = static_cast<double>(w.host.nnz());
   if (format == "dcsr" || format == "adcsr") {
@@ -368,16 +370,7 @@ void copy_csr_arrays(const Workload<Value>& w) {
 
 template <class Value>
 double csr_copy_seconds(const Workload<Value>& w) {
-  std::vector<double> times;
-  for (int i = 0; i < 7; ++i) {
-    ExecSpace().fence();
-    Kokkos::Timer timer;
-    copy_csr_arrays(w);
-    ExecSpace().fence();
-    times.push_back(timer.seconds());
-  }
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
+  return measure::time_between_fences(ExecSpace(), 0, 7, [&] { copy_csr_arrays(w); }).median_seconds;
 }
 
 template <class Value>

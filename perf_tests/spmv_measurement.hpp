@@ -4,15 +4,15 @@
 // the input vector, check one product against the host reference before
 // timing, time products between fences in the benchmark loop, and report GB/s
 // and GFLOP/s. Registry kernels go through algorithms/measure/spmv_run.hpp.
+#include <strata/algorithms/measure/fenced_timing.hpp>
 #include <strata/algorithms/reference/csr_spmv.hpp>
 #include <strata/algorithms/spmv_traffic.hpp>
 
 #include <Kokkos_Core.hpp>
 #include <benchmark/benchmark.h>
 
-#include <algorithm>
-#include <numeric>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace strata::bench {
@@ -63,11 +63,9 @@ double time_between_fences(benchmark::State& state, Step&& step, int warmup = 1)
     state.SetIterationTime(seconds);
     per_iteration.push_back(seconds);
   }
-  if (per_iteration.empty()) return 0.0;
-  const double total = std::accumulate(per_iteration.begin(), per_iteration.end(), 0.0);
-  std::sort(per_iteration.begin(), per_iteration.end());
-  state.counters["median_us"] = per_iteration[per_iteration.size() / 2] * 1e6;
-  return total / static_cast<double>(per_iteration.size());
+  const auto timing = measure::summarize_timings(std::move(per_iteration));
+  state.counters["median_us"] = timing.median_seconds * 1e6;
+  return timing.mean_seconds;
 }
 
 inline void record_rates(benchmark::State& state, const SpmvTraffic& traffic, double seconds_per_product) {

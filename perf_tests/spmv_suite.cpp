@@ -11,17 +11,17 @@
 #include "benchmark_matrices.hpp"
 #include "spmv_measurement.hpp"
 
+#include <strata/algorithms/measure/fenced_timing.hpp>
 #include <strata/algorithms/measure/spmv_run.hpp>
 #include <strata/core/matrix_statistics.hpp>
 
 #include <benchmark/benchmark.h>
 
-#include <algorithm>
 #include <cstring>
 #include <iostream>
-#include <numeric>
 #include <sstream>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace strata::bench {
@@ -52,19 +52,18 @@ void run_spmv(benchmark::State& state, const HostCsr<Value>& host, const SpmvKer
     state.SetIterationTime(seconds);
     per_product.push_back(seconds);
   }
-  const double seconds = std::accumulate(per_product.begin(), per_product.end(), 0.0) / static_cast<double>(per_product.size());
+  const auto timing = measure::summarize_timings(std::move(per_product));
+  const double seconds = timing.mean_seconds;
   // The mean (Google Benchmark's real_time) takes every host hiccup of a
   // launch-bound product at full weight: one 5 ms stall in 1000 products of
   // 15 us adds a third. The median is what scripts/spmv_report.py ranks by.
-  std::sort(per_product.begin(), per_product.end());
-  state.counters["median_us"] = per_product[per_product.size() / 2] * 1e6;
-  state.counters["min_us"] = per_product.front() * 1e6;
+  state.counters["median_us"] = timing.median_seconds * 1e6;
+  state.counters["min_us"] = timing.best_seconds * 1e6;
   // The same products launched back to back (median of 5 batches of 100), as
   // an iterative solver runs them; spmv_report.py --statistic back_to_back.
   std::vector<double> batches;
   for (int b = 0; b < 5; ++b) batches.push_back(run.time_back_to_back(100));
-  std::sort(batches.begin(), batches.end());
-  state.counters["back_to_back_us"] = batches[batches.size() / 2] * 1e6;
+  state.counters["back_to_back_us"] = measure::summarize_timings(std::move(batches)).median_seconds * 1e6;
   const SpmvTraffic traffic = run.traffic();
   record_rates(state, traffic, seconds);
   const MatrixStatistics stats = compute_statistics(host);

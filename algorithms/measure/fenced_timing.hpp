@@ -7,6 +7,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <algorithm>
+#include <utility>
 #include <vector>
 
 namespace strata::measure {
@@ -29,6 +30,19 @@ double time_once_between_fences(const ExecSpace& space, Operation&& operation) {
   return timer.seconds();
 }
 
+// Median, best and mean of timed calls (all zero for none). Loops that time
+// their calls themselves, such as a benchmark's iterations, summarise them here.
+inline FencedTiming summarize_timings(std::vector<double> seconds) {
+  FencedTiming t;
+  t.repetitions = static_cast<int>(seconds.size());
+  if (seconds.empty()) return t;
+  for (double s : seconds) t.mean_seconds += s / t.repetitions;
+  std::sort(seconds.begin(), seconds.end());
+  t.median_seconds = seconds[seconds.size() / 2];
+  t.best_seconds = seconds.front();
+  return t;
+}
+
 // `warmup` untimed calls, then `repetitions` (at least one) calls each timed
 // between fences; the median is what Strata reports.
 template <class ExecSpace, class Operation>
@@ -38,13 +52,7 @@ FencedTiming time_between_fences(const ExecSpace& space, int warmup, int repetit
   std::vector<double> seconds;
   seconds.reserve(static_cast<std::size_t>(n));
   for (int i = 0; i < n; ++i) seconds.push_back(time_once_between_fences(space, operation));
-  FencedTiming t;
-  t.repetitions = n;
-  for (double s : seconds) t.mean_seconds += s / n;
-  std::sort(seconds.begin(), seconds.end());
-  t.median_seconds = seconds[seconds.size() / 2];
-  t.best_seconds = seconds.front();
-  return t;
+  return summarize_timings(std::move(seconds));
 }
 
 }  // namespace strata::measure
