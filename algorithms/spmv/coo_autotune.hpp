@@ -2,6 +2,7 @@
 // Autotuning of the COO SpMV oversubscription: time a ladder of omega values on
 // the actual matrix (into scratch vectors, so the caller's y is untouched). The
 // handle that asked keeps the winner (algorithms/spmv/coo.hpp).
+#include <strata/algorithms/measure/fenced_timing.hpp>
 #include <strata/algorithms/spmv/coo_product.hpp>
 
 #include <algorithm>
@@ -30,17 +31,7 @@ std::vector<CooOmegaMeasurement> measure_coo_omegas(const ExecSpace& space, cons
   for (int omega : coo_omega_ladder()) {
     const auto product = CooProduct<ExecSpace, Value, Device>::make(space, A, omega, deterministic);
     auto once = [&]() { product.run(space, SpmvMode::normal, Value(1), A, x, Value(0), y); };
-    once();
-    space.fence();
-    std::vector<double> seconds;
-    for (int r = 0; r < repetitions; ++r) {
-      Kokkos::Timer timer;
-      once();
-      space.fence();
-      seconds.push_back(timer.seconds());
-    }
-    std::sort(seconds.begin(), seconds.end());
-    results.push_back({omega, seconds[seconds.size() / 2]});
+    results.push_back({omega, measure::time_between_fences(space, 1, repetitions, once).median_seconds});
   }
   return results;
 }
