@@ -1,7 +1,8 @@
 // Dynamic CSR update benchmarks (King, Gilray, Kirby, Might):
 //   stream/FORMAT      build each matrix entirely by batched insertion (entries/s)
 //   iterative/FORMAT   50 steps of: insert 0.2% new random nonzeros, then 5 SpMV; ms_per_step from
-//                      the median of 5 passes over the same steps (ms_per_step_mean: their mean)
+//                      the median of 5 passes over the same steps (ms_per_step_mean: their mean);
+//                      profile_*_us: one more pass, fenced between phases (insert, refit, products)
 //   spmv/KERNEL        DCSR and ADCSR, fragmented and defragmented, against CSR and HYB (GB/s, GFLOP/s);
 //                      ADCSR also binned where its rule would run the row kernel (_always_binned)
 //   memory/FORMAT      device bytes of DCSR (k = 2, 3, 4) built by streaming, CSR and HYB
@@ -218,63 +219,115 @@ void run_stream(benchmark::State& state, const Workload<Value>& w, const std::st
   state.counters["rows"] = static_cast<double>(w.host.num_rows);
 }
 
+// Where one update step's time goes, from a pass with a fence after each phase (the timed
+// passes have none between the insertion's own wait and the step's end): medians over the steps.
+struct StepPhases {
+  std::vector<double> insert, refit, products;
+};
+
+// One pass: the same 50 steps from the same starting matrix, built outside the timed region.
+// Returns the seconds of the steps; with `phases`, the refit is fenced too and every phase
+// is recorded.
 template <class Value>
-void run_iterative(benchmark::State& state, const Workload<Value>& w, const std::string& format) {
+double replay_iterative_steps(const Workload<Value>& w, const std::string& format,
+                              const Kokkos::View<Value*, Device>& x, const Kokkos::View<Value*, Device>& y,
+                              std::string& label, index_type& rebuilds, StepPhases* phases) {
   ExecSpace space;
   const Value one = value_from<Value>(1.0, 0.0);
   const Value zero = value_from<Value>(0.0, 0.0);
+  std::unique_ptr<DcsrMatrix<Value, Device>> dcsr;
+  std::unique_ptr<HybMatrix<Value, Device>> hyb;
+  std::unique_ptr<baseline::CsrRebuild<Value, ExecSpace>> csr;
+  if (format == "dcsr" || format == "adcsr") {
+    dcsr = std::make_unique<DcsrMatrix<Value, Device>>(dcsr_from_csr<Value, Device>(w.csr));
+  }
+  if (format == "hyb") hyb = std::make_unique<HybMatrix<Value, Device>>(hyb_from_csr<Value, Device>(w.csr, hyb_width));
+  if (format == "csr_rebuild") csr = std::make_unique<baseline::CsrRebuild<Value, ExecSpace>>(w.csr);
+  // One handle per matrix for the whole pass; ADCSR re-bins after insertions (timed) as its refit decides.
+  SpmvHandle<ExecSpace, DcsrMatrix<Value, Device>> dcsr_handle(
+      format == "adcsr" ? SpmvAlgorithm::binned_rows : SpmvAlgorithm::row_vectors);
+  SpmvHandle<ExecSpace, HybMatrix<Value, Device>> hyb_handle;
+  space.fence();
+  double seconds = 0.0;
+  for (const auto& b : w.iterative) {
+    Kokkos::Timer timer;
+    if (dcsr) {
+      dcsr_insert(*dcsr, b.rows, b.cols, b.values, DuplicatePolicy::sum);
+    } else if (hyb) {
+      hyb->insert(b.rows, b.cols, b.values);
+    } else {
+      csr->insert(b.rows, b.cols, b.values);
+    }
+    space.fence();
+    const double inserted = timer.seconds();
+    double refitted = inserted;
+    if (dcsr) {
+      dcsr_handle.reanalyze(space, *dcsr);  // lanes (DCSR) or bins (ADCSR) for the grown rows
+      if (phases) {
+        space.fence();
+        refitted = timer.seconds();
+      }
+      for (int s = 0; s < spmv_per_step; ++s) strata::spmv(space, dcsr_handle, "N", one, *dcsr, x, zero, y);
+    } else if (hyb) {
+      for (int s = 0; s < spmv_per_step; ++s) strata::spmv(space, hyb_handle, "N", one, *hyb, x, zero, y);
+    } else {
+      // The rebuilt CSR is a new matrix every step: a one-shot product each time.
+      for (int s = 0; s < spmv_per_step; ++s) strata::spmv(space, "N", one, csr->matrix(), x, zero, y);
+    }
+    space.fence();
+    const double step = timer.seconds();
+    seconds += step;
+    if (phases) {
+      phases->insert.push_back(inserted);
+      phases->refit.push_back(refitted - inserted);
+      phases->products.push_back(step - refitted);
+    }
+  }
+  if (dcsr) {
+    label = dcsr_handle.describe();
+    rebuilds += dcsr->pool_rebuilds();
+  }
+  return seconds;
+}
+
+template <class Value>
+void run_iterative(benchmark::State& state, const Workload<Value>& w, const std::string& format) {
+  const Value one = value_from<Value>(1.0, 0.0);
   Kokkos::View<Value*, Device> x("strata::bench_x", w.host.num_cols), y("strata::bench_y", w.host.num_rows);
   Kokkos::deep_copy(x, one);
-  double total = 0.0, inserting = 0.0;
-  std::vector<double> pass_seconds;  // one pass: the same 50 steps from the same starting matrix
+  double total = 0.0;
+  std::vector<double> pass_seconds;
   index_type rebuilds = 0;
+  std::string label;
   for (auto _ : state) {
-    // The starting matrix is rebuilt outside the timed region.
-    std::unique_ptr<DcsrMatrix<Value, Device>> dcsr;
-    std::unique_ptr<HybMatrix<Value, Device>> hyb;
-    std::unique_ptr<baseline::CsrRebuild<Value, ExecSpace>> csr;
-    if (format == "dcsr" || format == "adcsr") dcsr = std::make_unique<DcsrMatrix<Value, Device>>(dcsr_from_csr<Value, Device>(w.csr));
-    if (format == "hyb") hyb = std::make_unique<HybMatrix<Value, Device>>(hyb_from_csr<Value, Device>(w.csr, hyb_width));
-    if (format == "csr_rebuild") csr = std::make_unique<baseline::CsrRebuild<Value, ExecSpace>>(w.csr);
-    // One handle per matrix for the whole run; ADCSR re-bins after every insertion (timed).
-    SpmvHandle<ExecSpace, DcsrMatrix<Value, Device>> dcsr_handle(
-        format == "adcsr" ? SpmvAlgorithm::binned_rows : SpmvAlgorithm::row_vectors);
-    SpmvHandle<ExecSpace, HybMatrix<Value, Device>> hyb_handle;
-    space.fence();
-    double seconds = 0.0;
-    for (const auto& b : w.iterative) {
-      Kokkos::Timer timer;
-      if (dcsr) {
-        dcsr_insert(*dcsr, b.rows, b.cols, b.values, DuplicatePolicy::sum);
-      } else if (hyb) {
-        hyb->insert(b.rows, b.cols, b.values);
-      } else {
-        csr->insert(b.rows, b.cols, b.values);
-      }
-      space.fence();
-      inserting += timer.seconds();
-      if (dcsr) {
-        dcsr_handle.reanalyze(space, *dcsr);  // lanes (DCSR) or bins (ADCSR) for the grown rows
-        for (int s = 0; s < spmv_per_step; ++s) strata::spmv(space, dcsr_handle, "N", one, *dcsr, x, zero, y);
-      } else if (hyb) {
-        for (int s = 0; s < spmv_per_step; ++s) strata::spmv(space, hyb_handle, "N", one, *hyb, x, zero, y);
-      } else {
-        // The rebuilt CSR is a new matrix every step: a one-shot product each time.
-        for (int s = 0; s < spmv_per_step; ++s) strata::spmv(space, "N", one, csr->matrix(), x, zero, y);
-      }
-      space.fence();
-      seconds += timer.seconds();
-    }
+    const double seconds = replay_iterative_steps(w, format, x, y, label, rebuilds, nullptr);
     state.SetIterationTime(seconds);
     total += seconds;
     pass_seconds.push_back(seconds);
-    if (dcsr) {
-      state.SetLabel(dcsr_handle.describe());
-      rebuilds += dcsr->pool_rebuilds();
-    }
   }
-  const double inserted = static_cast<double>(w.iterative.front().size()) * iterative_steps * state.iterations();
-  state.counters["insert_entries/s"] = inserted / inserting;
+  if (!label.empty()) state.SetLabel(label);
+  StepPhases phases;
+  index_type profile_rebuilds = 0;
+  replay_iterative_steps(w, format, x, y, label, profile_rebuilds, &phases);
+  const auto median_us = [](std::vector<double> s) {
+    return measure::summarize_timings(std::move(s)).median_seconds * 1e6;
+  };
+  const auto mean_us = [](std::vector<double> s) {
+    return measure::summarize_timings(std::move(s)).mean_seconds * 1e6;
+  };
+  const auto max_us = [](const std::vector<double>& s) { return *std::max_element(s.begin(), s.end()) * 1e6; };
+  // The insertion rate of the profile pass's median step (its insertion is fenced in every pass).
+  const double per_step = static_cast<double>(w.iterative.front().size());
+  state.counters["insert_entries/s"] = per_step / (median_us(phases.insert) * 1e-6);
+  state.counters["profile_insert_us"] = median_us(phases.insert);
+  state.counters["profile_insert_us_mean"] = mean_us(phases.insert);  // pool rebuilds included
+  state.counters["profile_insert_us_max"] = max_us(phases.insert);
+  if (format == "dcsr" || format == "adcsr") {
+    state.counters["profile_refit_us"] = median_us(phases.refit);
+    state.counters["profile_refit_us_max"] = max_us(phases.refit);
+  }
+  state.counters["profile_products_us"] = median_us(phases.products);
+  state.counters["profile_products_us_max"] = max_us(phases.products);
   // Every pass replays the same steps, pool rebuilds included, so the median pass keeps each
   // step's own costs and drops a pass slowed by the host: the mean over passes of a small matrix
   // came out 2-2.5x that of another run of the same build on the H100, for DCSR and ADCSR alike
