@@ -364,11 +364,12 @@ struct SpmvFormat<ExecSpace, DcsrMatrix<Value, Device>> {
 
   // SpmvHandle::reanalyze of the same matrix. The row kernel's lanes follow the mean row length;
   // the bins are kept while they still fit: fewer than 5% of the rows have changed bin since
-  // the binning, and no row has grown past the longest rows' bin. A row in an old bin is still
-  // multiplied, right, with its old bin's lanes (the kernels read lengths at product time),
-  // lanes for lengths at most a bin off; a product's time follows its deepest rows, which the
-  // second condition watches. Rebinning costs a tally, a host wait and a compaction, a fifth
-  // of an update step of a small matrix (docs/PERFORMANCE.md, Dynamic CSR).
+  // the binning (counted only while the binned launch runs), and no row has grown past the
+  // longest rows' bin. A row in an old bin is still multiplied, right, with its old bin's lanes
+  // (the kernels read lengths at product time), lanes for lengths at most a bin off; a
+  // product's time follows its deepest rows, which the second condition watches. Rebinning
+  // costs a tally, a host wait and a compaction, a fifth of an update step of a small matrix
+  // (docs/PERFORMANCE.md, Dynamic CSR).
   static void refit(const ExecSpace& space, const SpmvSettings& s, const matrix_type& A, State& state) {
     if (!state.binned || static_cast<index_type>(state.bins.rows.extent(0)) != A.num_rows()) {
       analyze(space, s, A, state);
@@ -377,7 +378,12 @@ struct SpmvFormat<ExecSpace, DcsrMatrix<Value, Device>> {
     const DcsrRowGrowth& now = A.row_growth();
     const index_type moved = now.rows_changing_bin - state.growth_seen.rows_changing_bin;
     const bool longer = dcsr_length_bin(now.longest_moving_row) > state.top_bin;
-    if (moved * 20 >= A.num_rows() || longer) {
+    // Unused bins (binning would not pay: the row kernel runs) are not read by the product, so
+    // rows moving between them change nothing; a row outgrowing the top bin is what can make
+    // binning pay. A rebinning is a refit of 70-230 us on the H100 against 2 us for one that
+    // keeps the bins (the DCSR runner's profile_refit_us, 2026-11-28 02:59).
+    const bool moved_enough = state.bins_used && moved * 20 >= A.num_rows();
+    if (moved_enough || longer) {
       analyze(space, s, A, state);
       return;
     }

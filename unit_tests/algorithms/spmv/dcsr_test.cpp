@@ -242,6 +242,51 @@ TEST(DcsrBinnedRule, ReanalysisRebinsOnlyWhenTheBinsNoLongerFit) {
   check("4 bins");
 }
 
+// While binning would not pay (the row kernel runs), reanalyze keeps the unused bins however
+// many rows move between them, and rebins when a row outgrows the longest rows' bin, the one
+// change that can make binning pay; every product is right either way.
+TEST(DcsrBinnedRule, UnusedBinsAreRebinnedOnlyWhenARowOutgrowsTheTopBin) {
+  const int rows = 1000, cols = 1000;
+  HostCoo<double> coo(rows, cols);
+  for (int r = 0; r < rows; ++r) {
+    // Rows 0-9 of 8 entries (bin 2, the top bin), the others of 1 (bin 0): with the row kernel's
+    // one lane, the top bin's rows are at most 8 passes deep, too few for binning to pay.
+    for (int k = 0; k < (r < 10 ? 8 : 1); ++k) coo.push_back(r, (r + k) % cols, 1.0 + k);
+  }
+  const auto start = to_csr(coo);
+  auto A = make_dcsr<double>(start);
+  auto host_rows = test::rows_of(start);
+  test::ApiProduct<DcsrExec, DcsrMatrix<double, DcsrDevice>> product{
+      A, SpmvHandle<DcsrExec, DcsrMatrix<double, DcsrDevice>>(SpmvAlgorithm::binned_rows)};
+  const auto check = [&](const std::string& bins, bool unused) {
+    test::expect_spmv_matches_reference<double, DcsrExec>(product, test::summed_csr(host_rows, cols), "N", 1.0, 0.0,
+                                                          false);
+    const std::string described = product.handle.describe();
+    EXPECT_NE(described.find("(" + bins + ","), std::string::npos) << described;
+    if (unused) {
+      EXPECT_NE(described.find("binning would not pay"), std::string::npos) << described;
+    }
+  };
+  check("2 bins", true);
+  const auto grow = [&](int first_row, int count, int entries_each) {
+    test::HostBatch<double> batch;
+    for (int r = first_row; r < first_row + count; ++r) {
+      for (int k = 0; k < entries_each; ++k) {
+        batch.rows.push_back(r);
+        batch.cols.push_back((r + 2 + k) % cols);
+        batch.values.push_back(0.5);
+      }
+    }
+    test::insert_batch(A, batch, DuplicatePolicy::sum);
+    test::reference_insert(host_rows, batch, DuplicatePolicy::sum);
+    product.handle.reanalyze(DcsrExec(), A);
+  };
+  grow(100, 200, 1);  // 1 -> 2 entries: 200 of 1000 rows move to bin 1, below the top bin: kept
+  check("2 bins", true);
+  grow(500, 1, 11);  // one row of 12 entries, past the top bin: rebinned (bins 0, 1, 2 and 3)
+  check("4 bins", false);
+}
+
 TEST(DcsrSpmvHandChecked, TwoByThreeAfterInsertion) {
   // [1 0 2; 0 3 0] + (1,2)=4 -> times [1 1 1] = [3 7].
   HostCoo<double> coo(2, 3);
