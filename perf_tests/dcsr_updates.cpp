@@ -1,10 +1,13 @@
 // Dynamic CSR update benchmarks (King, Gilray, Kirby, Might):
 //   stream/FORMAT      build each matrix entirely by batched insertion (entries/s)
 //   iterative/FORMAT   50 steps of: insert 0.2% new random nonzeros, then 5 SpMV; ms_per_step from
-//                      the median of 5 passes over the same steps (ms_per_step_mean: their mean);
+//                      the median of 5 passes over the same steps, 11 for files under 2M nonzeros
+//                      (ms_per_step_mean: their mean); ADCSR's passes paired with DCSR passes
+//                      (over_dcsr_paired: the median of the pairs' ratios);
 //                      profile_*_us: one more pass, fenced between phases (insert, refit, products)
 //   spmv/KERNEL        DCSR and ADCSR, fragmented and defragmented, against CSR and HYB (GB/s, GFLOP/s);
-//                      ADCSR also binned where its rule would run the row kernel (_always_binned)
+//                      ADCSR also binned where its rule would run the row kernel (_always_binned);
+//                      ADCSR's products also paired with DCSR's on the same matrix (over_dcsr_paired)
 //   memory/FORMAT      device bytes of DCSR (k = 2, 3, 4) built by streaming, CSR and HYB
 //   convert/OPERATION  conversion times relative to a device copy of the CSR arrays
 //   insert_batch/dcsr_POLICY/.../batch:N  one insertion of N random entries into
@@ -299,13 +302,34 @@ void run_iterative(benchmark::State& state, const Workload<Value>& w, const std:
   std::vector<double> pass_seconds;
   index_type rebuilds = 0;
   std::string label;
+  // ADCSR's passes alternate with DCSR passes (untimed for this benchmark), in turn first and
+  // second: a stall of the host that slows a few ms of either shows in one pair's ratio, not in
+  // the median of the ratios, where it moved the ratio of two benchmarks run one after the other.
+  const bool paired = format == "adcsr";
+  std::vector<double> dcsr_pass_seconds, over_dcsr;
+  std::string dcsr_label;
+  index_type dcsr_rebuilds = 0;
   for (auto _ : state) {
+    const bool dcsr_first = paired && pass_seconds.size() % 2 == 1;
+    const double before =
+        dcsr_first ? replay_iterative_steps(w, "dcsr", x, y, dcsr_label, dcsr_rebuilds, nullptr) : 0.0;
     const double seconds = replay_iterative_steps(w, format, x, y, label, rebuilds, nullptr);
+    const double after =
+        paired && !dcsr_first ? replay_iterative_steps(w, "dcsr", x, y, dcsr_label, dcsr_rebuilds, nullptr) : 0.0;
     state.SetIterationTime(seconds);
     total += seconds;
     pass_seconds.push_back(seconds);
+    if (paired) {
+      dcsr_pass_seconds.push_back(before + after);
+      over_dcsr.push_back(seconds / (before + after));
+    }
   }
   if (!label.empty()) state.SetLabel(label);
+  if (paired) {
+    state.counters["dcsr_paired_ms_per_step"] =
+        measure::summarize_timings(dcsr_pass_seconds).median_seconds / iterative_steps * 1e3;
+    state.counters["over_dcsr_paired"] = measure::summarize_timings(over_dcsr).median_seconds;
+  }
   StepPhases phases;
   index_type profile_rebuilds = 0;
   replay_iterative_steps(w, format, x, y, label, profile_rebuilds, &phases);
@@ -351,6 +375,7 @@ void run_spmv(benchmark::State& state, const Workload<Value>& w, const std::stri
   upload_vector(x, x_host);
   std::function<void()> apply;
   std::function<std::string()> describe;  // the kernel DCSR's handle runs, for the label
+  std::function<void()> dcsr_partner;     // ADCSR kernels: DCSR's row kernel on the same matrix
   const bool binned = kernel.rfind("adcsr", 0) == 0;
   if (kernel == "csr_kk") {
     auto handle = std::make_shared<SpmvHandle<ExecSpace, DeviceCsr<Value, Device>>>();
@@ -370,11 +395,35 @@ void run_spmv(benchmark::State& state, const Workload<Value>& w, const std::stri
     if (kernel.find("_always_binned") != std::string::npos) handle->set_bin_always(true);
     apply = [=]() { strata::spmv(space, *handle, "N", one, *A, x, zero, y); };
     describe = [=]() { return handle->describe(); };
+    if (binned) {
+      auto rows_handle =
+          std::make_shared<SpmvHandle<ExecSpace, DcsrMatrix<Value, Device>>>(SpmvAlgorithm::row_vectors);
+      dcsr_partner = [=]() { strata::spmv(space, *rows_handle, "N", one, *A, x, zero, y); };
+    }
   }
   double max_error_over_bound = 0.0;
   if (!verify_spmv(state, w.host, x_host, y, apply, &max_error_over_bound)) return;
   if (describe) state.SetLabel(describe());
   const double seconds = time_between_fences(state, apply, 3);
+  if (dcsr_partner) {
+    // ADCSR's products again, each paired with DCSR's row kernel on the same matrix, in turn
+    // first and second: the ratio of each pair, whose median a stall of the host does not move.
+    if (!verify_spmv(state, w.host, x_host, y, dcsr_partner)) return;
+    std::vector<double> adcsr_seconds, dcsr_seconds, over_dcsr;
+    for (int i = 0; i < 3; ++i) dcsr_partner();
+    for (benchmark::IterationCount i = 0; i < state.iterations(); ++i) {
+      const bool dcsr_first = i % 2 == 1;
+      const double before = dcsr_first ? measure::time_once_between_fences(space, dcsr_partner) : 0.0;
+      const double binned = measure::time_once_between_fences(space, apply);
+      const double after = dcsr_first ? 0.0 : measure::time_once_between_fences(space, dcsr_partner);
+      adcsr_seconds.push_back(binned);
+      dcsr_seconds.push_back(before + after);
+      over_dcsr.push_back(binned / (before + after));
+    }
+    state.counters["paired_median_us"] = measure::summarize_timings(adcsr_seconds).median_seconds * 1e6;
+    state.counters["dcsr_paired_median_us"] = measure::summarize_timings(dcsr_seconds).median_seconds * 1e6;
+    state.counters["over_dcsr_paired"] = measure::summarize_timings(over_dcsr).median_seconds;
+  }
   // The CSR model (values, 32-bit columns and offsets, x and y once) for every
   // kernel, so that GB/s compare formats on the same useful traffic.
   const auto traffic = csr_spmv_traffic(w.host.num_rows, w.host.num_cols, w.host.nnz(), sizeof(Value), sizeof(int),
@@ -553,8 +602,13 @@ int main(int argc, char** argv) {
     std::cerr << "strata_dcsr_updates: " << e.what() << "\n";
     return 2;
   }
-  // Updates rebuild whole matrices per repetition: fewer repetitions than SpMV.
+  // Updates rebuild whole matrices per repetition: fewer repetitions than SpMV. A pass of the
+  // iterative group over a small matrix lasts a few ms, as long as a stall of the host: on the
+  // H100, whole benchmarks of 5 passes came out 2x another run of the same binary (cage11 and
+  // bayer10, 2026-11-28 02:59), so the files' matrices under small_matrix_nnz get 11 passes.
   const int update_reps = std::max(1, std::min(5, selection.repetitions));
+  constexpr strata::index_type small_matrix_nnz = 2000000;
+  const int small_update_reps = std::max(update_reps, std::min(11, selection.repetitions));
   const int insert_batch_reps = std::max(1, std::min(5, selection.repetitions));
   const std::vector<std::size_t> insert_batch_sizes{1000, 10000, 100000, 1000000, 10000000};
   const std::vector<std::pair<std::string, std::vector<std::string>>> groups{
@@ -569,9 +623,12 @@ int main(int argc, char** argv) {
   for (const auto& source : selection.sources) {
     // Whether a file holds complex values is known from its header; generators are real.
     bool is_complex = false;
+    strata::index_type file_nnz = 0;
     if (!strata::is_generator_spec(source)) {
       try {
-        is_complex = strata::load_matrix(source).is_complex;
+        const auto loaded = strata::load_matrix(source);
+        is_complex = loaded.is_complex;
+        file_nnz = loaded.nnz();
       } catch (const std::exception& e) {
         std::cerr << "strata_dcsr_updates: " << e.what() << "\n";
         return 2;
@@ -581,7 +638,8 @@ int main(int argc, char** argv) {
       for (const auto& [group, items] : groups) {
         for (const auto& what : items) {
           const std::string name = group + "/" + what + "/" + precision + "/" + strata::matrix_name(source);
-          const int reps = group == "spmv" ? selection.repetitions : (group == "memory" ? 1 : update_reps);
+          int reps = group == "spmv" ? selection.repetitions : (group == "memory" ? 1 : update_reps);
+          if (group == "iterative" && file_nnz > 0 && file_nnz < small_matrix_nnz) reps = small_update_reps;
           benchmark::RegisterBenchmark(name.c_str(), benchmark_dcsr, source, precision, group, what, is_complex,
                                        std::size_t{0})
               ->UseManualTime()

@@ -12,6 +12,9 @@ Tables:
   rebuild, their ratios, ADCSR / DCSR, pool rebuilds per step, and what ADCSR ran;
 - spmv: us per product (median_us; runs that recorded none give their mean) of DCSR and ADCSR,
   fragmented and defragmented, and Kokkos Kernels' CSR;
+- ADCSR / DCSR, both tables: the median ratio of ADCSR's passes or products each paired with
+  DCSR's on the same matrix (over_dcsr_paired) where the run recorded it, else the ratio of the two
+  benchmarks, which ran one after the other (a stall of the host during one of them moves it);
 - memory: bytes per nonzero of DCSR k = 2, 3, 4 built by insertion, CSR and HYB.
 Then the goals: updates >= 3x a CSR rebuild (geometric mean), <= 0.1 ms per step under 100K
 nonzeros (by the better of DCSR and ADCSR), ADCSR never slower than DCSR by more than 5% (steps and
@@ -70,10 +73,14 @@ def by_nnz(table, item):
 def report_iterative(table, goals):
     print("### Iterative updates (ms per step: the median pass of insert 0.2%, refit, 5 products)\n")
     print("| matrix | nnz | DCSR | ADCSR | CSR rebuild | rebuild / DCSR | rebuild / ADCSR | ADCSR / DCSR "
-          "| pool rebuilds per step | ADCSR ran |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+          "| ADCSR / DCSR paired | pool rebuilds per step | ADCSR ran |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     over_dcsr, over_adcsr, over_best, slow_small, adcsr_slower = [], [], [], [], []
     for matrix, row in by_nnz(table, "dcsr"):
+        # The step goal needs no CSR rebuild: judged on whatever DCSR and ADCSR steps the run has.
+        steps = [row[k]["ms_per_step"] for k in ("dcsr", "adcsr") if k in row]
+        if steps and row["dcsr"]["nnz"] < SMALL_NNZ and min(steps) > MAX_SMALL_STEP_MS:
+            slow_small.append(f"{matrix} {min(steps):.3f}")
         if not all(k in row for k in ("dcsr", "adcsr", "csr_rebuild")):
             print(f"| {matrix} | (missing: {', '.join(k for k in ('dcsr', 'adcsr', 'csr_rebuild') if k not in row)}) |")
             continue
@@ -82,12 +89,13 @@ def report_iterative(table, goals):
         over_dcsr.append(c / d)
         over_adcsr.append(c / a)
         over_best.append(c / min(d, a))
-        if nnz < SMALL_NNZ and min(d, a) > MAX_SMALL_STEP_MS:
-            slow_small.append(f"{matrix} {min(d, a):.3f}")
-        if a > MAX_ADCSR_OVER_DCSR * d:
-            adcsr_slower.append(f"{matrix} {a / d:.3f}x")
+        paired = row["adcsr"].get("over_dcsr_paired")
+        ratio = paired if paired is not None else a / d
+        if ratio > MAX_ADCSR_OVER_DCSR:
+            adcsr_slower.append(f"{matrix} {ratio:.3f}x")
         label = row["adcsr"].get("label", "").replace("DCSR ", "").replace("|", "/")
         print(f"| {matrix} | {nnz:,} | {d:.3f} | {a:.3f} | {c:.3f} | {c / d:.2f} | {c / a:.2f} | {a / d:.2f} "
+              f"| {'-' if paired is None else f'{paired:.2f}'} "
               f"| {row['dcsr'].get('pool_rebuilds_per_step', 0):.2f} | {label} |")
     small = sum(1 for _, row in table.items() if "dcsr" in row and row["dcsr"]["nnz"] < SMALL_NNZ)
     print()
@@ -106,23 +114,27 @@ def report_iterative(table, goals):
 def report_spmv(table, goals):
     items = ["dcsr_fragmented", "adcsr_fragmented", "dcsr_defragmented", "adcsr_defragmented", "csr_kk"]
     print("### SpMV after the updates (us per product, median)\n")
-    print("| matrix | " + " | ".join(items) + " | ADCSR / DCSR fragmented | defragmented |")
-    print("|---|" + "---:|" * (len(items) + 2))
+    print("| matrix | " + " | ".join(items) + " | ADCSR / DCSR fragmented | defragmented "
+          "| paired fragmented | paired defragmented |")
+    print("|---|" + "---:|" * (len(items) + 4))
     slower, compared = [], 0
     for matrix, row in by_nnz(table, "dcsr_fragmented"):
         us = {k: product_us(row[k]) for k in items if k in row}
-        ratios = []
+        ratios, paired_ratios = [], []
         for state in ("fragmented", "defragmented"):
             d, a = us.get("dcsr_" + state), us.get("adcsr_" + state)
+            paired = row.get("adcsr_" + state, {}).get("over_dcsr_paired")
+            paired_ratios.append("-" if paired is None else f"{paired:.2f}")
             if d and a:
                 ratios.append(f"{a / d:.2f}")
                 compared += 1
-                if a > MAX_ADCSR_OVER_DCSR * d:
-                    slower.append(f"{matrix} {state} {a / d:.3f}x")
+                ratio = paired if paired is not None else a / d
+                if ratio > MAX_ADCSR_OVER_DCSR:
+                    slower.append(f"{matrix} {state} {ratio:.3f}x")
             else:
                 ratios.append("-")
         print(f"| {matrix} | " + " | ".join(f"{us[k]:.1f}" if k in us else "-" for k in items) + " | " +
-              " | ".join(ratios) + " |")
+              " | ".join(ratios + paired_ratios) + " |")
     print()
     goals.append(("ADCSR within 1.05x of DCSR, products", not slower,
                   f"{compared - len(slower)} of {compared}" + (f"; over: {', '.join(slower)}" if slower else "")))
