@@ -194,6 +194,24 @@ TEST(DcsrBinnedRule, BinningPaysForDeepLongestRows) {
   EXPECT_EQ(Impl::dcsr_bin_items(offsets, entries, false).team_size, 1);
 }
 
+// Adds entries_each entries (value 0.5) to each of rows [first_row, first_row + count) of A and
+// of its host rows, then reanalyzes the handle: the growth the refit rule's tests step through.
+template <class HostRows, class Handle>
+void grow_and_reanalyze(DcsrMatrix<double, DcsrDevice>& A, HostRows& host_rows, Handle& handle, int cols,
+                        int first_row, int count, int entries_each) {
+  test::HostBatch<double> batch;
+  for (int r = first_row; r < first_row + count; ++r) {
+    for (int k = 0; k < entries_each; ++k) {
+      batch.rows.push_back(r);
+      batch.cols.push_back((r + 2 + k) % cols);
+      batch.values.push_back(0.5);
+    }
+  }
+  test::insert_batch(A, batch, DuplicatePolicy::sum);
+  test::reference_insert(host_rows, batch, DuplicatePolicy::sum);
+  handle.reanalyze(DcsrExec(), A);
+}
+
 // reanalyze keeps ADCSR's bins while fewer than 5% of the rows have moved bin and no row has
 // outgrown the longest rows' bin, and rebins otherwise; every product is right either way.
 TEST(DcsrBinnedRule, ReanalysisRebinsOnlyWhenTheBinsNoLongerFit) {
@@ -218,17 +236,7 @@ TEST(DcsrBinnedRule, ReanalysisRebinsOnlyWhenTheBinsNoLongerFit) {
   };
   check("2 bins");
   const auto grow = [&](int first_row, int count, int entries_each) {
-    test::HostBatch<double> batch;
-    for (int r = first_row; r < first_row + count; ++r) {
-      for (int k = 0; k < entries_each; ++k) {
-        batch.rows.push_back(r);
-        batch.cols.push_back((r + 2 + k) % cols);
-        batch.values.push_back(0.5);
-      }
-    }
-    test::insert_batch(A, batch, DuplicatePolicy::sum);
-    test::reference_insert(host_rows, batch, DuplicatePolicy::sum);
-    product.handle.reanalyze(DcsrExec(), A);
+    grow_and_reanalyze(A, host_rows, product.handle, cols, first_row, count, entries_each);
   };
   grow(20, 5, 1);  // 2 -> 3 entries: bin 1 still
   check("2 bins");
@@ -269,17 +277,7 @@ TEST(DcsrBinnedRule, UnusedBinsAreRebinnedOnlyWhenARowOutgrowsTheTopBin) {
   };
   check("2 bins", true);
   const auto grow = [&](int first_row, int count, int entries_each) {
-    test::HostBatch<double> batch;
-    for (int r = first_row; r < first_row + count; ++r) {
-      for (int k = 0; k < entries_each; ++k) {
-        batch.rows.push_back(r);
-        batch.cols.push_back((r + 2 + k) % cols);
-        batch.values.push_back(0.5);
-      }
-    }
-    test::insert_batch(A, batch, DuplicatePolicy::sum);
-    test::reference_insert(host_rows, batch, DuplicatePolicy::sum);
-    product.handle.reanalyze(DcsrExec(), A);
+    grow_and_reanalyze(A, host_rows, product.handle, cols, first_row, count, entries_each);
   };
   grow(100, 200, 1);  // 1 -> 2 entries: 200 of 1000 rows move to bin 1, below the top bin: kept
   check("2 bins", true);
