@@ -16,6 +16,8 @@
 #                       all of strata_hisparse_tests each take longer than 514 s (2026-11-27)
 #   --part I/K          run only shards I, I+K, I+2K, ... of the list (1 <= I <= K): a pass that
 #                       does not fit one 10-minute command runs as K commands, --part 1/K to K/K
+#   --shards LIST       run only these shards, by the numbers the log gives them (e.g. 080,083,
+#                       with the same --tools and --split): a shard cut by the time budget alone
 # Writes one line per shard (PASS/FAIL/INCOMPLETE, seconds) and a summary to stdout and, when $OUT
 # is set, to $OUT/gpu_sanitize_all.log; each shard's gpu_check.log and step logs under
 # $OUT/shards/NAME/. Exits 0 when every shard passed, 1 when one failed, 3 when none failed but
@@ -24,7 +26,7 @@ set -uo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 dir=".carry/gpu" tools="memcheck,racecheck,synccheck,initcheck" jobs=8 time_budget=560 property_cases=100
-split=1 part=1/1
+split=1 part=1/1 shard_list=""
 usage() { sed -n '2,/^set -uo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//' >&2; exit 2; }
 positional=0
 while [ $# -gt 0 ]; do
@@ -35,6 +37,7 @@ while [ $# -gt 0 ]; do
     --property-cases) property_cases="$2"; shift 2 ;;
     --split) split="$2"; shift 2 ;;
     --part) part="$2"; shift 2 ;;
+    --shards) shard_list="$2"; shift 2 ;;
     -h|--help) usage ;;
     -*) echo "gpu_sanitize_all: unknown option $1" >&2; usage ;;
     *) [ $positional = 0 ] || usage; dir="$1"; positional=1; shift ;;
@@ -45,6 +48,9 @@ done
 [[ "$part" =~ ^([1-9][0-9]*)/([1-9][0-9]*)$ ]] && [ "${BASH_REMATCH[1]}" -le "${BASH_REMATCH[2]}" ] ||
   { echo "gpu_sanitize_all: --part wants I/K with 1 <= I <= K, got '$part'" >&2; exit 2; }
 part_index="${BASH_REMATCH[1]}" part_count="${BASH_REMATCH[2]}"
+[[ -z "$shard_list" || "$shard_list" =~ ^[0-9]+(,[0-9]+)*$ ]] ||
+  { echo "gpu_sanitize_all: --shards wants shard numbers separated by commas, got '$shard_list'" >&2; exit 2; }
+[[ -z "$shard_list" || "$part" == 1/1 ]] || { echo "gpu_sanitize_all: give --part or --shards, not both" >&2; exit 2; }
 
 # A staged archive is unpacked once, here, with its lib/ beside the executables: every shard's
 # gpu_check.sh runs on that folder (as on a build tree) instead of unpacking the archive again.
@@ -111,11 +117,22 @@ mkdir -p "$out/shards"
 log="$out/gpu_sanitize_all.log"
 : >"$log"
 say() { echo "$*"; echo "$*" >>"$log"; }
-# --part I/K: every K-th shard from the I-th; names keep their place in the whole list.
+# --part I/K: every K-th shard from the I-th; --shards: the ones named. Names keep their place
+# in the whole list.
 selected=()
-for ((i = part_index - 1; i < ${#shards[@]}; i += part_count)); do selected+=("$i"); done
-say "gpu_sanitize_all: $(date -u '+%Y-%m-%d %H:%M:%S UTC'); ${#selected[@]} of ${#shards[@]} shards (part $part," \
-    "split $split), $jobs at a time; tools $tools"
+if [ -n "$shard_list" ]; then
+  IFS=, read -r -a wanted <<<"$shard_list"
+  for w in "${wanted[@]}"; do
+    n=$((10#$w))
+    [ "$n" -ge 1 ] && [ "$n" -le ${#shards[@]} ] ||
+      { say "gpu_sanitize_all: no shard $w: this pass has ${#shards[@]} (tools $tools, split $split)"; exit 2; }
+    selected+=("$((n - 1))")
+  done
+else
+  for ((i = part_index - 1; i < ${#shards[@]}; i += part_count)); do selected+=("$i"); done
+fi
+say "gpu_sanitize_all: $(date -u '+%Y-%m-%d %H:%M:%S UTC'); ${#selected[@]} of ${#shards[@]} shards" \
+    "(${shard_list:+shards $shard_list, }part $part, split $split), $jobs at a time; tools $tools"
 
 declare -A shard_of_pid
 run_shard() {
