@@ -222,6 +222,28 @@ void run_stream(benchmark::State& state, const Workload<Value>& w, const std::st
   state.counters["rows"] = static_cast<double>(w.host.num_rows);
 }
 
+// ADCSR timed against DCSR in pairs, the partner first in every other pair: a stall of the host
+// slows one pair and moves its ratio, not the median of the ratios, where it moved the ratio of
+// two benchmarks run one after the other (whole benchmarks of one binary came out 2.3-2.4x
+// another run of it on the H100, 2026-11-28 02:59).
+struct PairedTimes {
+  std::vector<double> measured, partner, ratio;  // seconds of each pair's two, and their ratio
+
+  // Calls both (each returns its seconds); returns the measured one's.
+  template <class Measured, class Partner>
+  double time(Measured&& measured_once, Partner&& partner_once) {
+    const bool partner_first = ratio.size() % 2 == 1;
+    const double before = partner_first ? partner_once() : 0.0;
+    const double m = measured_once();
+    const double p = partner_first ? before : partner_once();
+    measured.push_back(m);
+    partner.push_back(p);
+    ratio.push_back(m / p);
+    return m;
+  }
+  static double median(const std::vector<double>& v) { return measure::summarize_timings(v).median_seconds; }
+};
+
 // Where one update step's time goes, from a pass with a fence after each phase (the timed
 // passes have none between the insertion's own wait and the step's end): medians over the steps.
 struct StepPhases {
@@ -302,56 +324,40 @@ void run_iterative(benchmark::State& state, const Workload<Value>& w, const std:
   std::vector<double> pass_seconds;
   index_type rebuilds = 0;
   std::string label;
-  // ADCSR's passes alternate with DCSR passes (untimed for this benchmark), in turn first and
-  // second: a stall of the host that slows a few ms of either shows in one pair's ratio, not in
-  // the median of the ratios, where it moved the ratio of two benchmarks run one after the other.
+  // ADCSR's passes are paired with DCSR passes, untimed for this benchmark.
   const bool paired = format == "adcsr";
-  std::vector<double> dcsr_pass_seconds, over_dcsr;
+  PairedTimes pairs;
   std::string dcsr_label;
   index_type dcsr_rebuilds = 0;
   for (auto _ : state) {
-    const bool dcsr_first = paired && pass_seconds.size() % 2 == 1;
-    const double before =
-        dcsr_first ? replay_iterative_steps(w, "dcsr", x, y, dcsr_label, dcsr_rebuilds, nullptr) : 0.0;
-    const double seconds = replay_iterative_steps(w, format, x, y, label, rebuilds, nullptr);
-    const double after =
-        paired && !dcsr_first ? replay_iterative_steps(w, "dcsr", x, y, dcsr_label, dcsr_rebuilds, nullptr) : 0.0;
+    const auto pass = [&] { return replay_iterative_steps(w, format, x, y, label, rebuilds, nullptr); };
+    const auto dcsr_pass = [&] { return replay_iterative_steps(w, "dcsr", x, y, dcsr_label, dcsr_rebuilds, nullptr); };
+    const double seconds = paired ? pairs.time(pass, dcsr_pass) : pass();
     state.SetIterationTime(seconds);
     total += seconds;
     pass_seconds.push_back(seconds);
-    if (paired) {
-      dcsr_pass_seconds.push_back(before + after);
-      over_dcsr.push_back(seconds / (before + after));
-    }
   }
   if (!label.empty()) state.SetLabel(label);
   if (paired) {
-    state.counters["dcsr_paired_ms_per_step"] =
-        measure::summarize_timings(dcsr_pass_seconds).median_seconds / iterative_steps * 1e3;
-    state.counters["over_dcsr_paired"] = measure::summarize_timings(over_dcsr).median_seconds;
+    state.counters["dcsr_paired_ms_per_step"] = PairedTimes::median(pairs.partner) / iterative_steps * 1e3;
+    state.counters["over_dcsr_paired"] = PairedTimes::median(pairs.ratio);
   }
   StepPhases phases;
   index_type profile_rebuilds = 0;
   replay_iterative_steps(w, format, x, y, label, profile_rebuilds, &phases);
-  const auto median_us = [](std::vector<double> s) {
-    return measure::summarize_timings(std::move(s)).median_seconds * 1e6;
+  // Each phase's median step and its slowest (a pool rebuild, a rebinning).
+  const auto record_phase = [&](const std::string& phase, const std::vector<double>& seconds) {
+    const auto timing = measure::summarize_timings(seconds);
+    state.counters["profile_" + phase + "_us"] = timing.median_seconds * 1e6;
+    state.counters["profile_" + phase + "_us_max"] = *std::max_element(seconds.begin(), seconds.end()) * 1e6;
+    return timing;
   };
-  const auto mean_us = [](std::vector<double> s) {
-    return measure::summarize_timings(std::move(s)).mean_seconds * 1e6;
-  };
-  const auto max_us = [](const std::vector<double>& s) { return *std::max_element(s.begin(), s.end()) * 1e6; };
+  const auto insertion = record_phase("insert", phases.insert);
+  state.counters["profile_insert_us_mean"] = insertion.mean_seconds * 1e6;  // pool rebuilds included
   // The insertion rate of the profile pass's median step (its insertion is fenced in every pass).
-  const double per_step = static_cast<double>(w.iterative.front().size());
-  state.counters["insert_entries/s"] = per_step / (median_us(phases.insert) * 1e-6);
-  state.counters["profile_insert_us"] = median_us(phases.insert);
-  state.counters["profile_insert_us_mean"] = mean_us(phases.insert);  // pool rebuilds included
-  state.counters["profile_insert_us_max"] = max_us(phases.insert);
-  if (format == "dcsr" || format == "adcsr") {
-    state.counters["profile_refit_us"] = median_us(phases.refit);
-    state.counters["profile_refit_us_max"] = max_us(phases.refit);
-  }
-  state.counters["profile_products_us"] = median_us(phases.products);
-  state.counters["profile_products_us_max"] = max_us(phases.products);
+  state.counters["insert_entries/s"] = static_cast<double>(w.iterative.front().size()) / insertion.median_seconds;
+  if (format == "dcsr" || format == "adcsr") record_phase("refit", phases.refit);
+  record_phase("products", phases.products);
   // Every pass replays the same steps, pool rebuilds included, so the median pass keeps each
   // step's own costs and drops a pass slowed by the host: the mean over passes of a small matrix
   // came out 2-2.5x that of another run of the same build on the H100, for DCSR and ADCSR alike
@@ -406,23 +412,17 @@ void run_spmv(benchmark::State& state, const Workload<Value>& w, const std::stri
   if (describe) state.SetLabel(describe());
   const double seconds = time_between_fences(state, apply, 3);
   if (dcsr_partner) {
-    // ADCSR's products again, each paired with DCSR's row kernel on the same matrix, in turn
-    // first and second: the ratio of each pair, whose median a stall of the host does not move.
+    // ADCSR's products again, each paired with DCSR's row kernel on the same matrix.
     if (!verify_spmv(state, w.host, x_host, y, dcsr_partner)) return;
-    std::vector<double> adcsr_seconds, dcsr_seconds, over_dcsr;
     for (int i = 0; i < 3; ++i) dcsr_partner();
+    PairedTimes pairs;
     for (benchmark::IterationCount i = 0; i < state.iterations(); ++i) {
-      const bool dcsr_first = i % 2 == 1;
-      const double before = dcsr_first ? measure::time_once_between_fences(space, dcsr_partner) : 0.0;
-      const double binned = measure::time_once_between_fences(space, apply);
-      const double after = dcsr_first ? 0.0 : measure::time_once_between_fences(space, dcsr_partner);
-      adcsr_seconds.push_back(binned);
-      dcsr_seconds.push_back(before + after);
-      over_dcsr.push_back(binned / (before + after));
+      pairs.time([&] { return measure::time_once_between_fences(space, apply); },
+                 [&] { return measure::time_once_between_fences(space, dcsr_partner); });
     }
-    state.counters["paired_median_us"] = measure::summarize_timings(adcsr_seconds).median_seconds * 1e6;
-    state.counters["dcsr_paired_median_us"] = measure::summarize_timings(dcsr_seconds).median_seconds * 1e6;
-    state.counters["over_dcsr_paired"] = measure::summarize_timings(over_dcsr).median_seconds;
+    state.counters["paired_median_us"] = PairedTimes::median(pairs.measured) * 1e6;
+    state.counters["dcsr_paired_median_us"] = PairedTimes::median(pairs.partner) * 1e6;
+    state.counters["over_dcsr_paired"] = PairedTimes::median(pairs.ratio);
   }
   // The CSR model (values, 32-bit columns and offsets, x and y once) for every
   // kernel, so that GB/s compare formats on the same useful traffic.
