@@ -5,6 +5,7 @@
 #include <strata/algorithms/measure/spmv_run.hpp>
 
 #include <cctype>
+#include <tuple>
 
 namespace strata {
 namespace {
@@ -29,14 +30,16 @@ SpmvChoice choose_kernel(const MatrixStatistics& s, SpmvModes modes = SpmvModes:
   return choose_spmv_kernel<double, ExecSpace>(s, modes);
 }
 
-// Every registry kernel through AnyMatrix, one test per kernel: under compute-sanitizer's
-// racecheck all kernels in one test ran past a 10-minute command (2026-11-28, H100).
-class AnyMatrixKernelSpmv : public ::testing::TestWithParam<std::string> {};
+// Every registry kernel through AnyMatrix, one test per kernel and mode: under compute-sanitizer's
+// racecheck all kernels in one test ran past a 10-minute command, and so did one kernel (the
+// persistent scheduler's HiSparse walk) in all four modes (2026-11-28, H100).
+class AnyMatrixKernelSpmv : public ::testing::TestWithParam<std::tuple<std::string, std::string>> {};
 
 TEST_P(AnyMatrixKernelSpmv, MatchesReferenceEverywhere) {
-  const SpmvKernel kernel = find_spmv_kernel<ExecSpace>(GetParam());
+  const auto& [name, mode] = GetParam();
+  const SpmvKernel kernel = find_spmv_kernel<ExecSpace>(name);
   test::check_every_case<double, Any>(
-      [&](const HostCsr<double>& host) { return make_spmv_matrix<double>(ExecSpace(), host, kernel); });
+      [&](const HostCsr<double>& host) { return make_spmv_matrix<double>(ExecSpace(), host, kernel); }, {}, {mode});
 }
 
 std::vector<std::string> registry_kernel_names() {
@@ -45,9 +48,11 @@ std::vector<std::string> registry_kernel_names() {
   return names;
 }
 
-INSTANTIATE_TEST_SUITE_P(EveryRegistryKernel, AnyMatrixKernelSpmv, ::testing::ValuesIn(registry_kernel_names()),
-                         [](const ::testing::TestParamInfo<std::string>& info) {
-                           std::string name = info.param;
+INSTANTIATE_TEST_SUITE_P(EveryRegistryKernel, AnyMatrixKernelSpmv,
+                         ::testing::Combine(::testing::ValuesIn(registry_kernel_names()),
+                                            ::testing::ValuesIn(test::all_modes())),
+                         [](const ::testing::TestParamInfo<std::tuple<std::string, std::string>>& info) {
+                           std::string name = std::get<0>(info.param) + "_" + std::get<1>(info.param);
                            for (char& c : name) {
                              if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
                            }
