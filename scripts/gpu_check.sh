@@ -34,7 +34,9 @@
 #                            machine's 10-minute command limit; 0: none); steps left are SKIPped
 # Writes a summary (PASS/FAIL/SKIP per step with seconds) to stdout and, when $OUT is set, to
 # $OUT/gpu_check.log (line by line as the steps finish, so a killed run still leaves it; at the end
-# with each failed step's output tail), and every step's full output to $OUT/gpu_check_logs/.
+# with each failed step's failed tests and output tail), and every step's full output, packed again
+# after each step, to $OUT/gpu_check_logs.tar.gz: the device tool returns at most 8 files from $OUT,
+# so a folder of step logs came back without most of them.
 # A racecheck step whose only reports are racecheck's notices that it cannot instrument kernels
 # launched from the device (dynamic parallelism: the scheduler's controller launcher), with every
 # test passed, is a PASS whose summary line gives the number of those notices.
@@ -99,7 +101,13 @@ cli="$(find "$search" -type f -perm -u+x -name strata | head -n 1)"
 [ -z "$cli" ] || export STRATA_CLI="$cli"
 
 logs="$(mktemp -d)"
-if [ -n "${OUT:-}" ]; then logs="$OUT/gpu_check_logs"; mkdir -p "$logs"; fi
+[ -z "${OUT:-}" ] || mkdir -p "$OUT"
+# pack_logs: the step logs so far, as one file in $OUT (replaced whole, so a killed run leaves the
+# last complete one).
+pack_logs() {
+  [ -n "${OUT:-}" ] || return 0
+  tar czf "$OUT/gpu_check_logs.tar.gz.part" -C "$logs" . && mv -f "$OUT/gpu_check_logs.tar.gz.part" "$OUT/gpu_check_logs.tar.gz"
+}
 summary=()
 failed=0 incomplete=0
 failed_logs=()
@@ -139,12 +147,13 @@ step() {
     failed=1
     local why="exit $rc"
     [ $rc -ne 124 ] && [ $rc -ne 137 ] || why="timed out after $limit s"
-    record FAIL "$secs" "$name ($why; log $log)"
+    record FAIL "$secs" "$name ($why; log $(basename "$log")${OUT:+ in gpu_check_logs.tar.gz})"
     failed_logs+=("$log")
     # The sanitizer's distinct reports first (they may lie above the tail), then the tail.
     grep -E '^========= (Error|Warning)' "$log" | sort | uniq -c | sort -rn | head -n 10 | sed 's/^/    | /'
     tail -n 25 "$log" | sed 's/^/    | /'
   fi
+  pack_logs
 }
 skip() { record SKIP 0 "$1"; }
 
@@ -272,9 +281,13 @@ if [ -n "${OUT:-}" ]; then
   {
     report
     for l in "${failed_logs[@]}"; do
-      echo; echo "---- $(basename "$l"): last 60 lines"; tail -n 60 "$l"
+      echo; echo "---- $(basename "$l"): failed tests"; grep -E '^\[  FAILED  \] [A-Za-z]' "$l" | sed -E 's/ \([0-9]+ ms\)$//' | sort -u | head -n 50
+      echo "---- $(basename "$l"): last 60 lines"; tail -n 60 "$l"
     done
   } > "$OUT/gpu_check.log"
-  echo "gpu_check: summary written to $OUT/gpu_check.log, step logs in $logs"
+  pack_logs
+  echo "gpu_check: summary written to $OUT/gpu_check.log, step logs packed in $OUT/gpu_check_logs.tar.gz"
+else
+  echo "gpu_check: step logs in $logs"
 fi
 exit $status

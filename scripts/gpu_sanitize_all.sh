@@ -19,8 +19,9 @@
 #   --shards LIST       run only these shards, by the numbers the log gives them (e.g. 080,083,
 #                       with the same --tools and --split): a shard cut by the time budget alone
 # Writes one line per shard (PASS/FAIL/INCOMPLETE, seconds) and a summary to stdout and, when $OUT
-# is set, to $OUT/gpu_sanitize_all.log; each shard's gpu_check.log and step logs under
-# $OUT/shards/NAME/. Exits 0 when every shard passed, 1 when one failed, 3 when none failed but
+# is set, to $OUT/gpu_sanitize_all.log; each shard's output, gpu_check.log and step logs under
+# shards/NAME in $OUT/gpu_sanitize_all_shards.tar.gz, packed again as each shard ends (the device
+# tool returns at most 8 files from $OUT, 2 folders down; without $OUT, in a temporary folder). Exits 0 when every shard passed, 1 when one failed, 3 when none failed but
 # one ran out of time, 2 on a usage error.
 set -uo pipefail
 
@@ -113,8 +114,16 @@ for tool in "${tool_list[@]}"; do
 done
 
 out="${OUT:-$(mktemp -d)}"
-mkdir -p "$out/shards"
+work="$out"
+[ -z "${OUT:-}" ] || work="$(mktemp -d)"
+mkdir -p "$out" "$work/shards"
 log="$out/gpu_sanitize_all.log"
+# pack_shards: the shards' outputs so far, as one file in $OUT (replaced whole).
+pack_shards() {
+  [ -n "${OUT:-}" ] || return 0
+  tar czf "$out/gpu_sanitize_all_shards.tar.gz.part" -C "$work" shards &&
+    mv -f "$out/gpu_sanitize_all_shards.tar.gz.part" "$out/gpu_sanitize_all_shards.tar.gz"
+}
 : >"$log"
 say() { echo "$*"; echo "$*" >>"$log"; }
 # --part I/K: every K-th shard from the I-th; --shards: the ones named. Names keep their place
@@ -138,9 +147,9 @@ declare -A shard_of_pid
 run_shard() {
   local tool="$1" exe="$2" filter="$3" name="$4" left
   left=$((time_budget - SECONDS))
-  OUT="$out/shards/$name" bash "$here/gpu_check.sh" "$run_dir" --steps sanitizer --tools "$tool" \
+  OUT="$work/shards/$name" bash "$here/gpu_check.sh" "$run_dir" --steps sanitizer --tools "$tool" \
     --sanitizer-tests "$exe" --sanitizer-filter "$filter" --property-cases "$property_cases" \
-    --step-timeout "$left" --time-budget "$left" >"$out/shards/$name.stdout" 2>&1
+    --step-timeout "$left" --time-budget "$left" >"$work/shards/$name.stdout" 2>&1
 }
 failed=0 incomplete=0 index=0 running=0
 finish_one() {
@@ -151,7 +160,8 @@ finish_one() {
   local name="${shard_of_pid[$pid]}" state=PASS
   if [ $rc -eq 3 ]; then state=INCOMPLETE; incomplete=1; elif [ $rc -ne 0 ]; then state=FAIL; failed=1; fi
   say "$(printf '%-10s %4d s  %s' "$state" "$SECONDS" "$name")"
-  if [ $state = FAIL ]; then grep -E '^gpu_check: (FAIL|SKIP)|ERROR SUMMARY|Error|Warning|hazard' "$out/shards/$name.stdout" | sort | uniq -c | head -n 20 | sed 's/^/    | /' | tee -a "$log"; fi
+  if [ $state = FAIL ]; then grep -E '^gpu_check: (FAIL|SKIP)|ERROR SUMMARY|Error|Warning|hazard' "$work/shards/$name.stdout" | sort | uniq -c | head -n 20 | sed 's/^/    | /' | tee -a "$log"; fi
+  pack_shards
 }
 for i in "${selected[@]}"; do
   IFS='|' read -r tool exe filter <<<"${shards[i]}"
@@ -173,5 +183,6 @@ while [ $running -gt 0 ]; do finish_one; done
 
 result=PASSED status=0
 if [ $failed = 1 ]; then result=FAILED status=1; elif [ $incomplete = 1 ]; then result="INCOMPLETE (no failure)" status=3; fi
-say "gpu_sanitize_all: $result after $SECONDS s (shard logs in $out/shards)"
+pack_shards
+say "gpu_sanitize_all: $result after $SECONDS s (shard logs in ${OUT:+$out/gpu_sanitize_all_shards.tar.gz, }$work/shards)"
 exit $status
