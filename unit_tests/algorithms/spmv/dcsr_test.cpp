@@ -194,59 +194,76 @@ TEST(DcsrBinnedRule, BinningPaysForDeepLongestRows) {
   EXPECT_EQ(Impl::dcsr_bin_items(offsets, entries, false).team_size, 1);
 }
 
-// Adds entries_each entries (value 0.5) to each of rows [first_row, first_row + count) of A and
-// of its host rows, then reanalyzes the handle: the growth the refit rule's tests step through.
-template <class HostRows, class Handle>
-void grow_and_reanalyze(DcsrMatrix<double, DcsrDevice>& A, HostRows& host_rows, Handle& handle, int cols,
-                        int first_row, int count, int entries_each) {
-  test::HostBatch<double> batch;
-  for (int r = first_row; r < first_row + count; ++r) {
-    for (int k = 0; k < entries_each; ++k) {
-      batch.rows.push_back(r);
-      batch.cols.push_back((r + 2 + k) % cols);
-      batch.values.push_back(0.5);
+// What the refit rule's tests grow step by step: a 1000 x 1000 DCSR matrix whose rows 0-9 hold
+// long_rows entries and the others short_rows, its rows on the host, and a product through a
+// binned_rows handle made with `settings`.
+struct GrowingBinnedMatrix {
+  static constexpr int size = 1000;
+  DcsrMatrix<double, DcsrDevice> A;
+  test::HostRows<double> host_rows;
+  test::ApiProduct<DcsrExec, DcsrMatrix<double, DcsrDevice>> product;
+
+  GrowingBinnedMatrix(int long_rows, int short_rows, const SpmvSettings& settings)
+      : GrowingBinnedMatrix(start(long_rows, short_rows), settings) {}
+  GrowingBinnedMatrix(const GrowingBinnedMatrix&) = delete;  // the product refers to A
+  GrowingBinnedMatrix(const HostCsr<double>& csr, const SpmvSettings& settings)
+      : A(make_dcsr<double>(csr)),
+        host_rows(test::rows_of(csr)),
+        product{A, SpmvHandle<DcsrExec, DcsrMatrix<double, DcsrDevice>>(settings)} {}
+
+  static HostCsr<double> start(int long_rows, int short_rows) {
+    HostCoo<double> coo(size, size);
+    for (int r = 0; r < size; ++r) {
+      for (int k = 0; k < (r < 10 ? long_rows : short_rows); ++k) coo.push_back(r, (r + k) % size, 1.0 + k);
     }
+    return to_csr(coo);
   }
-  test::insert_batch(A, batch, DuplicatePolicy::sum);
-  test::reference_insert(host_rows, batch, DuplicatePolicy::sum);
-  handle.reanalyze(DcsrExec(), A);
-}
+
+  // Adds entries_each entries (value 0.5) to each of rows [first_row, first_row + count), on the
+  // device and on the host, then reanalyzes the handle.
+  void grow(int first_row, int count, int entries_each) {
+    test::HostBatch<double> batch;
+    for (int r = first_row; r < first_row + count; ++r) {
+      for (int k = 0; k < entries_each; ++k) {
+        batch.rows.push_back(r);
+        batch.cols.push_back((r + 2 + k) % size);
+        batch.values.push_back(0.5);
+      }
+    }
+    test::insert_batch(A, batch, DuplicatePolicy::sum);
+    test::reference_insert(host_rows, batch, DuplicatePolicy::sum);
+    product.handle.reanalyze(DcsrExec(), A);
+  }
+
+  // Checks the product against the host reference; returns what the handle runs.
+  std::string check_product() {
+    test::expect_spmv_matches_reference<double, DcsrExec>(product, test::summed_csr(host_rows, size), "N", 1.0, 0.0,
+                                                          false);
+    return product.handle.describe();
+  }
+};
 
 // reanalyze keeps ADCSR's bins while fewer than 5% of the rows have moved bin and no row has
 // outgrown the longest rows' bin, and rebins otherwise; every product is right either way.
 TEST(DcsrBinnedRule, ReanalysisRebinsOnlyWhenTheBinsNoLongerFit) {
-  const int rows = 1000, cols = 1000;
-  HostCoo<double> coo(rows, cols);
-  for (int r = 0; r < rows; ++r) {
-    // Rows 0-9 of 20 entries (bin 4), the others of 2 (bin 1).
-    for (int k = 0; k < (r < 10 ? 20 : 2); ++k) coo.push_back(r, (r + k) % cols, 1.0 + k);
-  }
-  const auto start = to_csr(coo);
-  auto A = make_dcsr<double>(start);
-  auto host_rows = test::rows_of(start);
   SpmvSettings settings;
   settings.algorithm = SpmvAlgorithm::binned_rows;
   settings.bin_always = true;
-  test::ApiProduct<DcsrExec, DcsrMatrix<double, DcsrDevice>> product{
-      A, SpmvHandle<DcsrExec, DcsrMatrix<double, DcsrDevice>>(settings)};
+  GrowingBinnedMatrix m(20, 2, settings);  // rows 0-9 in bin 4, the others in bin 1
   const auto check = [&](const std::string& bins) {
-    test::expect_spmv_matches_reference<double, DcsrExec>(product, test::summed_csr(host_rows, cols), "N", 1.0, 0.0,
-                                                          false);
-    EXPECT_NE(product.handle.describe().find(bins), std::string::npos) << product.handle.describe();
+    const std::string described = m.check_product();
+    EXPECT_NE(described.find(bins), std::string::npos) << described;
   };
   check("2 bins");
-  const auto grow = [&](int first_row, int count, int entries_each) {
-    grow_and_reanalyze(A, host_rows, product.handle, cols, first_row, count, entries_each);
-  };
-  grow(20, 5, 1);  // 2 -> 3 entries: bin 1 still
+  m.grow(20, 5, 1);  // 2 -> 3 entries: bin 1 still
   check("2 bins");
-  grow(30, 5, 2);  // 2 -> 4: bin 2, 5 rows of 1000 moved: bins kept
+  m.grow(30, 5, 2);  // 2 -> 4: bin 2, 5 rows of 1000 moved: bins kept
   check("2 bins");
-  grow(40, 45, 2);  // 50 rows moved in all: rebinned
+  m.grow(40, 45, 2);  // 50 rows moved in all: rebinned
   check("3 bins");
-  grow(100, 1, 2);  // 1 row moved since: kept
+  m.grow(100, 1, 2);  // 1 row moved since: kept
   check("3 bins");
-  grow(110, 1, 60);  // one row of 62 entries, past the longest rows' bin (4): rebinned
+  m.grow(110, 1, 60);  // one row of 62 entries, past the longest rows' bin (4): rebinned
   check("4 bins");
 }
 
@@ -254,34 +271,22 @@ TEST(DcsrBinnedRule, ReanalysisRebinsOnlyWhenTheBinsNoLongerFit) {
 // many rows move between them, and rebins when a row outgrows the longest rows' bin, the one
 // change that can make binning pay; every product is right either way.
 TEST(DcsrBinnedRule, UnusedBinsAreRebinnedOnlyWhenARowOutgrowsTheTopBin) {
-  const int rows = 1000, cols = 1000;
-  HostCoo<double> coo(rows, cols);
-  for (int r = 0; r < rows; ++r) {
-    // Rows 0-9 of 8 entries (bin 2, the top bin), the others of 1 (bin 0): with the row kernel's
-    // one lane, the top bin's rows are at most 8 passes deep, too few for binning to pay.
-    for (int k = 0; k < (r < 10 ? 8 : 1); ++k) coo.push_back(r, (r + k) % cols, 1.0 + k);
-  }
-  const auto start = to_csr(coo);
-  auto A = make_dcsr<double>(start);
-  auto host_rows = test::rows_of(start);
-  test::ApiProduct<DcsrExec, DcsrMatrix<double, DcsrDevice>> product{
-      A, SpmvHandle<DcsrExec, DcsrMatrix<double, DcsrDevice>>(SpmvAlgorithm::binned_rows)};
+  SpmvSettings settings;
+  settings.algorithm = SpmvAlgorithm::binned_rows;
+  // Rows 0-9 of 8 entries (bin 2, the top bin), the others of 1 (bin 0): with the row kernel's
+  // one lane, the top bin's rows are at most 8 passes deep, too few for binning to pay.
+  GrowingBinnedMatrix m(8, 1, settings);
   const auto check = [&](const std::string& bins, bool unused) {
-    test::expect_spmv_matches_reference<double, DcsrExec>(product, test::summed_csr(host_rows, cols), "N", 1.0, 0.0,
-                                                          false);
-    const std::string described = product.handle.describe();
+    const std::string described = m.check_product();
     EXPECT_NE(described.find("(" + bins + ","), std::string::npos) << described;
     if (unused) {
       EXPECT_NE(described.find("binning would not pay"), std::string::npos) << described;
     }
   };
   check("2 bins", true);
-  const auto grow = [&](int first_row, int count, int entries_each) {
-    grow_and_reanalyze(A, host_rows, product.handle, cols, first_row, count, entries_each);
-  };
-  grow(100, 200, 1);  // 1 -> 2 entries: 200 of 1000 rows move to bin 1, below the top bin: kept
+  m.grow(100, 200, 1);  // 1 -> 2 entries: 200 of 1000 rows move to bin 1, below the top bin: kept
   check("2 bins", true);
-  grow(500, 1, 11);  // one row of 12 entries, past the top bin: rebinned (bins 0, 1, 2 and 3)
+  m.grow(500, 1, 11);  // one row of 12 entries, past the top bin: rebinned (bins 0, 1, 2 and 3)
   check("4 bins", false);
 }
 

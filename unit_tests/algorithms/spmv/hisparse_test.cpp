@@ -38,7 +38,9 @@ void check_algorithm_with_block(SpmvAlgorithm algorithm, int log2_block) {
       with_algorithm(algorithm));
 }
 
+// d, in the test's name, is 2^log2_block.
 #define STRATA_HISPARSE_EVERY_CASE_TEST(Name, algorithm, log2_block, d)             \
+  static_assert((1 << (log2_block)) == (d), "block size " #d " is not 2^" #log2_block); \
   TYPED_TEST(HiSparseSpmvTest, Name##MatchesReferenceEverywhereWithBlocksOf##d) { \
     check_algorithm_with_block<TypeParam>(SpmvAlgorithm::algorithm, log2_block);  \
   }
