@@ -29,6 +29,8 @@
 #                            '--steps tests,cli' and '--steps sanitizer' as two commands when one
 #                            command may run only a few minutes
 #   --step-timeout S         seconds one step may run before it counts as failed (default 300)
+#   --logs-dir DIR           keep the step logs as files in DIR instead of packing them into $OUT
+#                            (gpu_sanitize_all.sh packs its shards' folders itself)
 #   --cli-matrices N         how many real matrices (the largest) `strata spmv` runs on (default 3)
 #   --time-budget S          stop starting steps after S seconds in all (default 540, under the GPU
 #                            machine's 10-minute command limit; 0: none); steps left are SKIPped
@@ -49,7 +51,7 @@ set -uo pipefail
 default_sanitizer_filter='-*/0.*:*/2.*:*/3.*:*/4.*:*/5.*:*/6.*:*/7.*'
 dir=".carry/gpu" matrix_dir="" filter='*' sanitizer_filter="$default_sanitizer_filter"
 tools="memcheck,racecheck,synccheck,initcheck" steps="tests,cli,sanitizer" step_timeout=300 cli_matrices=3
-time_budget=540 property_cases=100 sanitizer_tests='*' racecheck_cusparse=0
+time_budget=540 property_cases=100 sanitizer_tests='*' racecheck_cusparse=0 logs_dir=""
 usage() { sed -n '2,/^set -uo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//' >&2; exit 2; }
 positional=0
 while [ $# -gt 0 ]; do
@@ -62,6 +64,7 @@ while [ $# -gt 0 ]; do
     --tools) tools="$2"; shift 2 ;;
     --steps) steps="$2"; shift 2 ;;
     --step-timeout) step_timeout="$2"; shift 2 ;;
+    --logs-dir) logs_dir="$2"; shift 2 ;;
     --cli-matrices) cli_matrices="$2"; shift 2 ;;
     --time-budget) time_budget="$2"; shift 2 ;;
     --racecheck-cusparse) racecheck_cusparse=1; shift ;;
@@ -100,12 +103,13 @@ cli="$(find "$search" -type f -perm -u+x -name strata | head -n 1)"
 # strata_cli_tests runs the command; its build path does not exist where the executables were unpacked.
 [ -z "$cli" ] || export STRATA_CLI="$cli"
 
-logs="$(mktemp -d)"
+logs="${logs_dir:-$(mktemp -d)}"
+mkdir -p "$logs"
 [ -z "${OUT:-}" ] || mkdir -p "$OUT"
 # pack_logs: the step logs so far, as one file in $OUT (replaced whole, so a killed run leaves the
-# last complete one).
+# last complete one); not with --logs-dir.
 pack_logs() {
-  [ -n "${OUT:-}" ] || return 0
+  [ -n "${OUT:-}" ] && [ -z "$logs_dir" ] || return 0
   tar czf "$OUT/gpu_check_logs.tar.gz.part" -C "$logs" . && mv -f "$OUT/gpu_check_logs.tar.gz.part" "$OUT/gpu_check_logs.tar.gz"
 }
 summary=()
@@ -147,7 +151,7 @@ step() {
     failed=1
     local why="exit $rc"
     [ $rc -ne 124 ] && [ $rc -ne 137 ] || why="timed out after $limit s"
-    record FAIL "$secs" "$name ($why; log $(basename "$log")${OUT:+ in gpu_check_logs.tar.gz})"
+    record FAIL "$secs" "$name ($why; log $(basename "$log") in $(logs_place))"
     failed_logs+=("$log")
     # The sanitizer's distinct reports first (they may lie above the tail), then the tail.
     grep -E '^========= (Error|Warning)' "$log" | sort | uniq -c | sort -rn | head -n 10 | sed 's/^/    | /'
@@ -156,6 +160,7 @@ step() {
   pack_logs
 }
 skip() { record SKIP 0 "$1"; }
+logs_place() { if [ -n "${OUT:-}" ] && [ -z "$logs_dir" ]; then echo "$OUT/gpu_check_logs.tar.gz"; else echo "$logs"; fi; }
 
 # unsupported_cdp_warnings_only LOG: prints the number of racecheck's "CUDA Dynamic Parallelism is
 # not supported by the selected tool" warnings and succeeds when they are all that LOG's summary
@@ -286,8 +291,7 @@ if [ -n "${OUT:-}" ]; then
     done
   } > "$OUT/gpu_check.log"
   pack_logs
-  echo "gpu_check: summary written to $OUT/gpu_check.log, step logs packed in $OUT/gpu_check_logs.tar.gz"
-else
-  echo "gpu_check: step logs in $logs"
+  echo "gpu_check: summary written to $OUT/gpu_check.log"
 fi
+echo "gpu_check: step logs in $(logs_place)"
 exit $status

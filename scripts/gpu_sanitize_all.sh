@@ -21,8 +21,9 @@
 # Writes one line per shard (PASS/FAIL/INCOMPLETE, seconds) and a summary to stdout and, when $OUT
 # is set, to $OUT/gpu_sanitize_all.log; each shard's output, gpu_check.log and step logs under
 # shards/NAME in $OUT/gpu_sanitize_all_shards.tar.gz, packed again as each shard ends (the device
-# tool returns at most 8 files from $OUT, 2 folders down; without $OUT, in a temporary folder). Exits 0 when every shard passed, 1 when one failed, 3 when none failed but
-# one ran out of time, 2 on a usage error.
+# tool returns at most 8 files from $OUT, 2 folders down; without $OUT, in a temporary folder).
+# Exits 0 when every shard passed, 1 when one failed, 3 when none failed but one ran out of time,
+# 2 on a usage error.
 set -uo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -148,6 +149,7 @@ run_shard() {
   local tool="$1" exe="$2" filter="$3" name="$4" left
   left=$((time_budget - SECONDS))
   OUT="$work/shards/$name" bash "$here/gpu_check.sh" "$run_dir" --steps sanitizer --tools "$tool" \
+    --logs-dir "$work/shards/$name/logs" \
     --sanitizer-tests "$exe" --sanitizer-filter "$filter" --property-cases "$property_cases" \
     --step-timeout "$left" --time-budget "$left" >"$work/shards/$name.stdout" 2>&1
 }
