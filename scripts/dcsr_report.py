@@ -28,6 +28,7 @@ products), DCSR(k = 4) <= 1.3x CSR's bytes.
 """
 import json
 import math
+import statistics
 import sys
 from collections import defaultdict
 
@@ -43,12 +44,6 @@ def geomean(values):
     return math.exp(sum(math.log(v) for v in values) / len(values)) if values else float("nan")
 
 
-def median(values):
-    ordered = sorted(values)
-    mid = len(ordered) // 2
-    return ordered[mid] if len(ordered) % 2 else (ordered[mid - 1] + ordered[mid]) / 2
-
-
 def merge_processes(copies):
     """One benchmark from its copies in K processes: each numeric counter the median of the K, and
     '_range' the (min, max) of each."""
@@ -57,7 +52,7 @@ def merge_processes(copies):
     for key, value in copies[0].items():
         if isinstance(value, (int, float)) and not isinstance(value, bool) and all(key in c for c in copies):
             values = [c[key] for c in copies]
-            merged[key] = median(values)
+            merged[key] = statistics.median(values)
             merged["_range"][key] = (min(values), max(values))
     return merged
 
@@ -119,7 +114,7 @@ def report_iterative(table, goals):
             spread = f" ({low:.3f}-{high:.3f})" if low is not None else ""
             small_steps.append(f"{matrix} {best['ms_per_step']:.3f}{spread}")
             if best["ms_per_step"] > MAX_SMALL_STEP_MS:
-                slow_small.append(f"{matrix} {best['ms_per_step']:.3f}{spread}")
+                slow_small.append(small_steps[-1])
         if not all(k in row for k in ("dcsr", "adcsr", "csr_rebuild")):
             print(f"| {matrix} | (missing: {', '.join(k for k in ('dcsr', 'adcsr', 'csr_rebuild') if k not in row)}) |")
             continue
@@ -136,8 +131,6 @@ def report_iterative(table, goals):
         print(f"| {matrix} | {nnz:,} | {d:.3f} | {a:.3f} | {c:.3f} | {c / d:.2f} | {c / a:.2f} | {a / d:.2f} "
               f"| {'-' if paired is None else f'{paired:.2f}'} "
               f"| {row['dcsr'].get('pool_rebuilds_per_step', 0):.2f} | {label} |")
-    small = sum(1 for _, row in table.items()
-                if any(k in row and row[k]["nnz"] < SMALL_NNZ for k in ("dcsr", "adcsr")))
     print()
     goals.append(("updates >= 3x a CSR rebuild (geometric mean)",
                   geomean(over_best) >= MIN_REBUILD_OVER_DCSR,
@@ -145,7 +138,7 @@ def report_iterative(table, goals):
                   f"the better of the two {geomean(over_best):.2f}x"))
     processes_merged = any("_range" in b for row in table.values() for b in row.values())
     goals.append((f"<= {MAX_SMALL_STEP_MS} ms per step under {SMALL_NNZ:,} nonzeros (better format)",
-                  not slow_small, f"{small - len(slow_small)} of {small}" +
+                  not slow_small, f"{len(small_steps) - len(slow_small)} of {len(small_steps)}" +
                   (f"; over: {', '.join(slow_small)}" if slow_small else "") +
                   (f"; medians over the processes (range): {', '.join(small_steps)}" if processes_merged else "")))
     goals.append(("ADCSR within 1.05x of DCSR, update steps", not adcsr_slower,
