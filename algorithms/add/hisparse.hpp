@@ -122,12 +122,11 @@ auto AddFormat<ExecSpace, HiSparseMatrix<Value, Device>>::apply(const ExecSpace&
   // a root can be (a dense node, 128 KiB for d = 128: the chosen type is never larger). C keeps
   // the spare capacity, at most the terms' bytes in all or that root's room, where local edits
   // append: copying C to its exact size cost 5-15% of the addition on matrices of 0.1-4M entries
-  // (docs/PERFORMANCE.md). Cleared on `space` (an allocation without one fences the device after
-  // clearing).
+  // (docs/PERFORMANCE.md). A device buffer (core/device_buffer.hpp): on CUDA neither its
+  // allocation and clearing nor the release of the previous C waits for the device.
   const offset_type root_room = dense_node_bytes(L == 1, b, sizeof(Value));
-  storage->words = Kokkos::View<std::uint64_t*, Device>(
-      Kokkos::view_alloc(space, "strata::add::pool"),
-      std::max(a.pool_bytes() + other.pool_bytes(), pool_header_bytes + root_room) / 8);
+  storage->allocate(std::max(a.pool_bytes() + other.pool_bytes(), pool_header_bytes + root_room) / 8,
+                    "strata::add::pool");
   FromCoo<Value, Device>::write_header(space, storage->words, b);
   offset_type root_ref = 0;
   index_type nnz = 0;

@@ -30,15 +30,16 @@ DcsrMatrix<Value, Device> dcsr_blank(index_type num_rows, index_type num_cols, D
       parameters.capacity > 0 ? parameters.capacity : parameters.capacity_for(slots, num_rows, sizeof(Value));
   STRATA_REQUIRE(capacity >= slots, "dcsr_blank: capacity " + std::to_string(capacity) + " is below the " +
                                         std::to_string(slots) + " initial slots (rows x mu)");
-  auto v = Impl::allocate_dcsr<Value, Device>(
+  auto storage = Impl::allocate_dcsr<Value, Device>(
       num_rows, num_cols, parameters.max_segments, capacity,
       dcsr_record_capacity(num_rows, parameters.max_segments, capacity, slots), "dcsr_blank");
+  const auto& v = storage.view;
   if (mu > 0) {
     Kokkos::parallel_for("strata::dcsr::blank", Kokkos::RangePolicy<ExecSpace>(0, v.num_rows),
                          DcsrBlankSegments<Value, Device>{v, mu});
   }
   Kokkos::deep_copy(v.allocated, static_cast<int>(slots));
-  return DcsrMatrix<Value, Device>(v, parameters);
+  return DcsrMatrix<Value, Device>(storage, parameters);
 }
 
 template <class Value, class Device, class RowMap>
@@ -68,9 +69,10 @@ DcsrMatrix<Value, Device> dcsr_from_csr(const CrsMatrix& csr, DcsrParameters par
   STRATA_REQUIRE(parameters.max_capacity == 0 || nnz <= parameters.max_capacity,
                  "dcsr_from_csr: nnz " + std::to_string(nnz) + " exceeds max_capacity " +
                      std::to_string(parameters.max_capacity));
-  auto v = Impl::allocate_dcsr<Value, Device>(rows, csr.numCols(), parameters.max_segments, capacity,
-                                              dcsr_record_capacity(rows, parameters.max_segments, capacity, nnz),
-                                              "dcsr_from_csr");
+  auto storage = Impl::allocate_dcsr<Value, Device>(rows, csr.numCols(), parameters.max_segments, capacity,
+                                                    dcsr_record_capacity(rows, parameters.max_segments, capacity, nnz),
+                                                    "dcsr_from_csr");
+  const auto& v = storage.view;
   const auto row_map = csr.graph.row_map;
   Kokkos::parallel_for("strata::dcsr::from_csr", Kokkos::RangePolicy<ExecSpace>(0, v.num_rows),
                        DcsrSegmentsFromCsr<Value, Device, std::remove_const_t<decltype(row_map)>>{v, row_map});
@@ -78,7 +80,7 @@ DcsrMatrix<Value, Device> dcsr_from_csr(const CrsMatrix& csr, DcsrParameters par
   Kokkos::deep_copy(Kokkos::subview(v.cols, range), Kokkos::subview(csr.graph.entries, range));
   Kokkos::deep_copy(Kokkos::subview(v.values, range), Kokkos::subview(csr.values, range));
   Kokkos::deep_copy(v.allocated, static_cast<int>(nnz));
-  return DcsrMatrix<Value, Device>(v, parameters);
+  return DcsrMatrix<Value, Device>(storage, parameters);
 }
 
 // From (row, col, value) triplets on the device: a matrix without slots
@@ -94,7 +96,7 @@ DcsrMatrix<Value, Device> dcsr_from_coo(index_type num_rows, index_type num_cols
     empty.capacity = parameters.capacity_for(static_cast<index_type>(rows.extent(0)), num_rows, sizeof(Value));
   auto A = dcsr_blank<Value, Device>(num_rows, num_cols, empty);
   dcsr_insert(A, rows, cols, values, policy);
-  return DcsrMatrix<Value, Device>(A.view(), parameters);
+  return DcsrMatrix<Value, Device>(A.storage(), parameters);
 }
 
 // Row n's offset is the total, so the scan runs over n + 1 rows.

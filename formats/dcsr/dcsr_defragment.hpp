@@ -127,9 +127,9 @@ struct DcsrPlaceRebuiltRows {
 // for the device but the allocations). The old storage is untouched, so a failed allocation
 // leaves the matrix as it was.
 template <class Value, class Device>
-DcsrView<Value, Device> rebuild_dcsr_pool(const DcsrView<Value, Device>& old, const Kokkos::View<int*, Device>& reserve,
-                                          index_type needed, index_type new_capacity, DcsrRowOrder order,
-                                          const std::string& what) {
+DcsrStorage<Value, Device> rebuild_dcsr_pool(const DcsrView<Value, Device>& old,
+                                             const Kokkos::View<int*, Device>& reserve, index_type needed,
+                                             index_type new_capacity, DcsrRowOrder order, const std::string& what) {
   using ExecSpace = typename Device::execution_space;
   const int n = old.num_rows;
   STRATA_REQUIRE(needed <= new_capacity, what + ": " + std::to_string(needed) +
@@ -138,15 +138,16 @@ DcsrView<Value, Device> rebuild_dcsr_pool(const DcsrView<Value, Device>& old, co
   Kokkos::View<int*, Device> placement;  // rows in pool order; empty means index order
   if (order == DcsrRowOrder::by_length) placement = dcsr_bin_rows(ExecSpace(), old.row_sizes).rows;
   // Without rows the scan writes nothing, and the zeroed storage is all there is.
-  DcsrView<Value, Device> fresh =
+  DcsrStorage<Value, Device> storage =
       allocate_dcsr<Value, Device>(n, old.num_cols, old.max_segments, new_capacity,
                                    dcsr_record_capacity(n, old.max_segments, new_capacity, needed), what, n == 0);
+  const DcsrView<Value, Device>& fresh = storage.view;
   Kokkos::parallel_scan("strata::dcsr::rebuild_offsets", Kokkos::RangePolicy<ExecSpace>(0, n),
                         DcsrPlaceRebuiltRows<Value, Device>{fresh, old.row_sizes, reserve, placement,
                                                             reserve.extent(0) > 0, placement.extent(0) > 0});
   gather_dcsr_rows<Value, Device>(old, DcsrSingleSegmentBegin<Device>{fresh.heads}, placement, fresh.cols,
                                   fresh.values);
-  return fresh;
+  return storage;
 }
 
 }  // namespace Impl

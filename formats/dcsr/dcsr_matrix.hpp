@@ -10,6 +10,7 @@
 // every row (4 + 8k bytes a row) took 36 of usroads-48's 51 bytes per nonzero at k = 4, and the
 // slots handed to every row of a blank matrix most of the rest (docs/PERFORMANCE.md).
 // Kernels are named functors, not extended lambdas: see docs/BACKENDS.md, "Extended lambdas".
+#include <strata/core/device_buffer.hpp>
 #include <strata/core/error.hpp>
 #include <strata/core/index.hpp>
 #include <strata/core/value_traits.hpp>
@@ -248,6 +249,14 @@ struct DcsrCountSum {
   KOKKOS_INLINE_FUNCTION void operator()(const int r, index_type& sum) const { sum += counts(r); }
 };
 
+// Storage as allocated: the Views kernels see, which do not own their memory, and the owner that
+// does (core/device_buffer.hpp). Copies of a matrix hold the owner with the Views.
+template <class Value, class Device>
+struct DcsrStorage {
+  DcsrView<Value, Device> view;
+  std::shared_ptr<void> owner;
+};
+
 // The owning container. Construct with dcsr_blank / dcsr_from_csr /
 // dcsr_from_coo (dcsr_convert.hpp); modify with dcsr_insert and
 // dcsr_defragment.
@@ -271,13 +280,17 @@ class DcsrMatrix {
   static_assert(is_supported_value<Value>::value, "DcsrMatrix: unsupported value type");
 
   DcsrMatrix() = default;
-  DcsrMatrix(view_type view, DcsrParameters parameters) : view_(std::move(view)), parameters_(parameters) {}
+  using storage_type = DcsrStorage<Value, Device>;
+  DcsrMatrix(storage_type storage, DcsrParameters parameters)
+      : view_(std::move(storage.view)), storage_owner_(std::move(storage.owner)), parameters_(parameters) {}
 
   // Same for this matrix and its copies, through insertions, growth and
   // defragmentation (which replace the Views): what SpMV handles are tied to.
   const void* identity_key() const { return shared_.get(); }
 
   const view_type& view() const { return view_; }
+  // The Views and their owner, for a matrix that shares this one's storage.
+  storage_type storage() const { return {view_, storage_owner_}; }
   const DcsrParameters& parameters() const { return parameters_; }
   int num_rows() const { return view_.num_rows; }
   int num_cols() const { return view_.num_cols; }
@@ -320,7 +333,11 @@ class DcsrMatrix {
 
   // Installs storage built by a restructuring step that has fully succeeded and kept every
   // entry (defragmentation, a pool rebuilt for a batch): the live count stays.
-  void replace_storage(view_type view) { view_ = std::move(view); }
+  // The old storage is released once no copy of the matrix holds it.
+  void replace_storage(storage_type storage) {
+    view_ = std::move(storage.view);
+    storage_owner_ = std::move(storage.owner);
+  }
 
   // For dcsr_insert: the scratch its batches are grouped in, and the entries a batch added.
   Impl::DcsrBatchWorkspace<Device>& batch_workspace() { return shared_->batch_workspace; }
@@ -344,6 +361,7 @@ class DcsrMatrix {
 
  private:
   view_type view_;
+  std::shared_ptr<void> storage_owner_;  // the memory of view_'s Views
   DcsrParameters parameters_;
   // What copies share besides the Views: the identity, the live count once known (-1: not
   // known), the row moves between length bins and the insertion scratch. Copies share one pool, so two of them must not
@@ -359,16 +377,17 @@ class DcsrMatrix {
 
 namespace Impl {
 
-// Allocates storage: the int arrays (live counts, heads, records, the two bump pointers and the
-// pool's columns) share one allocation, the values take another, so that a pool rebuilt for a
-// batch costs two allocations (and the old one two frees), not seven: each costs a round trip
-// to the device (an Nsight Systems trace of a rebuild on the H100: 20-40 us for an allocation
-// and its header copy, 5-25 us for a free). Zeroed: every row without a segment and no record
-// used; otherwise the caller writes all of it (rebuild_dcsr_pool). An allocation the device
-// cannot satisfy becomes a strata::Error naming the bytes requested, and nothing else is touched.
+// Allocates storage in one device buffer (core/device_buffer.hpp): the pool's columns, the live
+// counts, heads, records and the two bump pointers, then the values, so that a pool rebuilt for a
+// batch costs one allocation and the old one release. Through Kokkos each cost a round trip to
+// the device (an Nsight Systems trace of a rebuild on the H100: 20-40 us for an allocation and
+// its header copy, 5-25 us for a free, which waits for the device); on CUDA the buffer's neither
+// waits. Zeroed: every row without a segment and no record used; otherwise the caller writes all
+// of the int arrays (rebuild_dcsr_pool). An allocation the device cannot satisfy becomes a
+// strata::Error naming the bytes requested, and nothing else is touched.
 template <class Value, class Device>
-DcsrView<Value, Device> allocate_dcsr(index_type rows, index_type cols, int max_segments, index_type capacity,
-                                      index_type records, const std::string& what, bool zeroed = true) {
+DcsrStorage<Value, Device> allocate_dcsr(index_type rows, index_type cols, int max_segments, index_type capacity,
+                                         index_type records, const std::string& what, bool zeroed = true) {
   STRATA_REQUIRE(rows >= 0 && rows <= INT_MAX && cols >= 0 && cols <= INT_MAX,
                  what + ": dimensions " + std::to_string(rows) + " x " + std::to_string(cols) +
                      " do not fit 32-bit indices");
@@ -376,7 +395,8 @@ DcsrView<Value, Device> allocate_dcsr(index_type rows, index_type cols, int max_
                  what + ": pool capacity " + std::to_string(capacity) + " entries does not fit 32-bit offsets");
   STRATA_REQUIRE(records >= 0 && records <= rows, what + ": internal error: " + std::to_string(records) +
                                                       " segment records for " + std::to_string(rows) + " rows");
-  DcsrView<Value, Device> v;
+  DcsrStorage<Value, Device> s;
+  DcsrView<Value, Device>& v = s.view;
   v.num_rows = static_cast<int>(rows);
   v.num_cols = static_cast<int>(cols);
   v.max_segments = max_segments;
@@ -387,30 +407,33 @@ DcsrView<Value, Device> allocate_dcsr(index_type rows, index_type cols, int max_
   const std::size_t record_ints = static_cast<std::size_t>(records) * 2 * max_segments;
   // The pool's columns come first, where the allocation is aligned: at the offset the row
   // arrays left them, DCSR's row kernel on R-MAT 20 took 4.08 ms instead of 3.37 (H100, four
-  // lanes a row reading 16 bytes of columns at a time).
+  // lanes a row reading 16 bytes of columns at a time). The values start on the next 256 bytes.
   const std::size_t sizes_at = static_cast<std::size_t>(capacity);
   const std::size_t heads_at = sizes_at + n;
   const std::size_t records_at = heads_at + 2 * n;
   const std::size_t counters_at = records_at + record_ints;
+  const std::size_t ints_size = counters_at + 2;
+  constexpr std::size_t alignment = 256;
+  const std::size_t values_at = (ints_size * sizeof(int) + alignment - 1) / alignment * alignment;
+  const std::size_t total = values_at + static_cast<std::size_t>(capacity) * sizeof(Value);
+  DeviceBuffer<unsigned char, Device> buffer;
   try {
-    const std::size_t ints_size = counters_at + 2;
-    const auto ints = zeroed ? Kokkos::View<int*, Device>("strata::dcsr::storage", ints_size)
-                             : Kokkos::View<int*, Device>(
-                                   Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::dcsr::storage"), ints_size);
-    v.cols = Kokkos::subview(ints, range(0, sizes_at));
-    v.row_sizes = Kokkos::subview(ints, range(sizes_at, heads_at));
-    v.heads = Kokkos::subview(ints, range(heads_at, records_at));
-    v.records = Kokkos::subview(ints, range(records_at, counters_at));
-    v.allocated = Kokkos::subview(ints, counters_at);
-    v.records_used = Kokkos::subview(ints, counters_at + 1);
-    v.values =
-        Kokkos::View<Value*, Device>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::dcsr::values"), capacity);
+    buffer = allocate_device_buffer<unsigned char, Device>(total, "strata::dcsr::storage", zeroed);
   } catch (const std::exception& e) {
     throw Error(what + ": device allocation of " +
                 std::to_string(dcsr_storage_bytes(rows, max_segments, capacity, records, sizeof(Value))) + " bytes (" +
                 std::to_string(capacity) + " pool entries) failed: " + e.what());
   }
-  return v;
+  const Kokkos::View<int*, Device> ints(reinterpret_cast<int*>(buffer.view.data()), ints_size);
+  v.cols = Kokkos::subview(ints, range(0, sizes_at));
+  v.row_sizes = Kokkos::subview(ints, range(sizes_at, heads_at));
+  v.heads = Kokkos::subview(ints, range(heads_at, records_at));
+  v.records = Kokkos::subview(ints, range(records_at, counters_at));
+  v.allocated = Kokkos::subview(ints, counters_at);
+  v.records_used = Kokkos::subview(ints, counters_at + 1);
+  v.values = Kokkos::View<Value*, Device>(reinterpret_cast<Value*>(buffer.view.data() + values_at), capacity);
+  s.owner = std::move(buffer.owner);
+  return s;
 }
 
 }  // namespace Impl

@@ -290,7 +290,7 @@ HiSparseMatrix<Value, Device> FromCoo<Value, Device>::convert(const Kokkos::View
 
   auto storage = std::make_shared<PoolStorage<Device>>();
   if (n == 0) {
-    storage->words = Kokkos::View<std::uint64_t*, Device>("strata::hisparse::pool", pool_header_bytes / 8);
+    storage->allocate(pool_header_bytes / 8);
     write_header(exec(), storage->words, b);
     storage->used_bytes = pool_header_bytes;
     return HiSparseMatrix<Value, Device>(storage, 0, num_rows, num_cols, b, 0);
@@ -366,7 +366,7 @@ HiSparseMatrix<Value, Device> FromCoo<Value, Device>::convert(const Kokkos::View
                           SizeNodes<Value, Device>{count, type, offset, leaf, b, base}, level_bytes);
     total += level_bytes;
   }
-  storage->words = Kokkos::View<std::uint64_t*, Device>("strata::hisparse::pool", total / 8);
+  storage->allocate(total / 8);
   storage->used_bytes = total;
   write_header(exec(), storage->words, b);
   fill(storage->words, levels, perm, vals, b);

@@ -3,6 +3,7 @@
 // per-handle state (root reference, transpose flag, scale factor). Copies of a
 // handle share the pool; transpose() and scale() change only the handle, and
 // local edits append new nodes to the same pool (copy-on-write sub-trees).
+#include <strata/core/device_buffer.hpp>
 #include <strata/core/error.hpp>
 #include <strata/core/index.hpp>
 #include <strata/core/value_traits.hpp>
@@ -21,8 +22,16 @@ namespace hisparse {
 // every sharing matrix sees because it holds the storage, not the View.
 template <class Device>
 struct PoolStorage {
-  Kokkos::View<std::uint64_t*, Device> words;
+  Kokkos::View<std::uint64_t*, Device> words;  // unmanaged: `owner` keeps them (core/device_buffer.hpp)
+  std::shared_ptr<void> owner;
   offset_type used_bytes = 0;
+
+  // New words (zeroed) in place of the old ones, which are released when no copy of their owner is left.
+  void allocate(std::size_t count, const std::string& label = "strata::hisparse::pool") {
+    auto buffer = allocate_device_buffer<std::uint64_t, Device>(count, label, true);
+    words = buffer.view;
+    owner = std::move(buffer.owner);
+  }
 };
 
 // Makes room for `bytes` more after used_bytes in the shared pool (at least doubling it; the new
@@ -32,11 +41,13 @@ template <class Device>
 void reserve_pool(PoolStorage<Device>& storage, offset_type bytes) {
   const std::size_t needed = static_cast<std::size_t>((storage.used_bytes + bytes) / 8);
   if (needed <= storage.words.extent(0)) return;
-  Kokkos::View<std::uint64_t*, Device> grown("strata::hisparse::pool", std::max(needed, 2 * storage.words.extent(0)));
+  PoolStorage<Device> grown;
+  grown.allocate(std::max(needed, 2 * storage.words.extent(0)));
   const std::size_t used = static_cast<std::size_t>(storage.used_bytes / 8);
-  Kokkos::deep_copy(Kokkos::subview(grown, std::make_pair(std::size_t(0), used)),
+  Kokkos::deep_copy(Kokkos::subview(grown.words, std::make_pair(std::size_t(0), used)),
                     Kokkos::subview(storage.words, std::make_pair(std::size_t(0), used)));
-  storage.words = grown;
+  storage.words = grown.words;
+  storage.owner = std::move(grown.owner);
 }
 
 // What a kernel needs, trivially copyable and passed by value.
