@@ -1,14 +1,14 @@
 #pragma once
 // Kokkos::CudaSpace specialisation of device_buffer_impl; included only under KOKKOS_ENABLE_CUDA.
 //
-// Buffers come from a memory pool of Strata's own (cudaMemPoolCreate on the current device) by
-// cudaMallocFromPoolAsync and go back by cudaFreeAsync, both on the legacy default stream
-// (cudaStreamLegacy): they are ordered after all work queued before them on every blocking
-// stream, Kokkos's default instance's included (Kokkos makes its streams with cudaStreamCreate),
-// as cudaMalloc and cudaFree are, but the host does not wait. Work queued later on a blocking
-// stream sees the allocation; a release waits, on the device, for the kernels queued before it.
-// Work on a stream created non-blocking is not ordered with them: fence such an instance before
-// releasing a matrix it used.
+// Buffers come from a memory pool of Strata's own (cudaMemPoolCreate on the device current at the
+// first allocation: Kokkos' device) by cudaMallocFromPoolAsync and go back by cudaFreeAsync, both
+// on the legacy default stream (cudaStreamLegacy): they are ordered after all work queued before
+// them on every blocking stream, Kokkos's default instance's included (Kokkos makes its streams
+// with cudaStreamCreate), as cudaMalloc and cudaFree are, but the host does not wait. Work queued
+// later on a blocking stream sees the allocation; a release waits, on the device, for the kernels
+// queued before it. Work on a stream created non-blocking is not ordered with them: fence such an
+// instance before releasing a matrix it used.
 //
 // The pool keeps up to pool_kept_bytes of released memory across synchronisations for the next
 // allocations (the pool returns the rest to the device at each); a failed allocation trims it
