@@ -40,9 +40,10 @@
 # with each failed step's failed tests and output tail), and every step's full output, packed again
 # after each step, to $OUT/gpu_check_logs.tar.gz: the device tool returns at most 8 files from $OUT,
 # so a folder of step logs came back without most of them.
-# A racecheck step whose only reports are racecheck's notices that it cannot instrument kernels
-# launched from the device (dynamic parallelism: the scheduler's controller launcher), with every
-# test passed, is a PASS whose summary line gives the number of those notices.
+# A racecheck or synccheck step whose only reports are the tool's notices that it cannot instrument
+# kernels launched from the device (dynamic parallelism: the scheduler's controller launcher), with
+# every test passed, is a PASS whose summary line gives the number of those notices (racecheck counts
+# each as a hazard, synccheck as an error).
 # Exits 1 when any step failed or timed out, 3 when none failed but the time budget left steps
 # out, 2 on a usage error.
 set -uo pipefail
@@ -145,10 +146,12 @@ step() {
   local cdp
   if [ $rc -eq 0 ]; then
     record PASS "$secs" "$name"
-  elif [ $rc -eq 86 ] && [[ "$name" == racecheck:* ]] && cdp=$(unsupported_cdp_warnings_only "$log"); then
-    # Racecheck counts its own notice that it cannot follow kernels launched from the device as
-    # hazards; the tests passed and nothing else was reported. Said, not hidden.
-    record PASS "$secs" "$name (0 hazards; $cdp notices that kernels launched from the device, by dynamic parallelism, are not instrumented: racecheck does not support them)"
+  elif [ $rc -eq 86 ] && [[ "$name" == racecheck:* || "$name" == synccheck:* ]] &&
+       cdp=$(unsupported_cdp_warnings_only "$log"); then
+    # Racecheck and synccheck count their own notice that they cannot follow kernels launched from
+    # the device as a hazard or an error; the tests passed and nothing else was reported. Said, not
+    # hidden.
+    record PASS "$secs" "$name (nothing reported but $cdp notices that kernels launched from the device, by dynamic parallelism, are not instrumented: ${name%%:*} does not support them)"
   else
     failed=1
     local why="exit $rc"
@@ -164,17 +167,26 @@ step() {
 skip() { record SKIP 0 "$1"; }
 logs_place() { if [ -n "${OUT:-}" ] && [ -z "$logs_dir" ]; then echo "$OUT/gpu_check_logs.tar.gz"; else echo "$logs"; fi; }
 
-# unsupported_cdp_warnings_only LOG: prints the number of racecheck's "CUDA Dynamic Parallelism is
-# not supported by the selected tool" warnings and succeeds when they are all that LOG's summary
-# reports (no error, no other warning) and every test in it passed.
+# unsupported_cdp_warnings_only LOG: prints the number of the sanitizer's "CUDA Dynamic Parallelism
+# is not supported by the selected tool" warnings and succeeds when they are all that LOG reports:
+# racecheck's summary counts them as its only hazards (warnings), synccheck's as its only errors, no
+# other report line is in LOG, and every test in it passed.
 unsupported_cdp_warnings_only() {
-  local log="$1" cdp shown warnings errors summary
+  local log="$1" cdp shown warnings errors summary others
   cdp=$(grep -c 'Warning: CUDA Dynamic Parallelism is not supported by the selected tool' "$log")
+  [ "$cdp" -gt 0 ] || return 1
+  # Any other sanitizer line than its banner, blank separators, these notices and the summary.
+  others=$(grep '^=========' "$log" | grep -cvE '^=========( COMPUTE-SANITIZER| *$| Warning: CUDA Dynamic Parallelism is not supported by the selected tool$| (RACECHECK|ERROR) SUMMARY: )')
+  [ "$others" -eq 0 ] || return 1
   # One report reads "1 hazard displayed (0 errors, 1 warning)": singular and plural both.
   summary=$(grep -oE 'RACECHECK SUMMARY: [0-9]+ hazards? displayed \([0-9]+ errors?, [0-9]+ warnings?\)' "$log" | tail -n 1)
-  [ "$cdp" -gt 0 ] && [ -n "$summary" ] || return 1
-  read -r shown errors warnings <<<"$(sed -E 's/[^0-9]+/ /g' <<<"$summary")"
-  [ "$errors" -eq 0 ] && [ "$warnings" -eq "$cdp" ] && [ "$shown" -eq "$cdp" ] || return 1
+  if [ -n "$summary" ]; then
+    read -r shown errors warnings <<<"$(sed -E 's/[^0-9]+/ /g' <<<"$summary")"
+    [ "$errors" -eq 0 ] && [ "$warnings" -eq "$cdp" ] && [ "$shown" -eq "$cdp" ] || return 1
+  else
+    summary=$(grep -oE 'ERROR SUMMARY: [0-9]+ errors?' "$log" | tail -n 1)
+    [ -n "$summary" ] && [ "$(sed -E 's/[^0-9]+//g' <<<"$summary")" -eq "$cdp" ] || return 1
+  fi
   grep -q '^\[  PASSED  \]' "$log" && ! grep -q '^\[  FAILED  \]' "$log" || return 1
   echo "$cdp"
 }
