@@ -173,10 +173,11 @@ logs_place() { if [ -n "${OUT:-}" ] && [ -z "$logs_dir" ]; then echo "$OUT/gpu_c
 # other report line is in LOG, and every test in it passed.
 unsupported_cdp_warnings_only() {
   local log="$1" cdp shown warnings errors summary others
-  cdp=$(grep -c 'Warning: CUDA Dynamic Parallelism is not supported by the selected tool' "$log")
+  local notice='Warning: CUDA Dynamic Parallelism is not supported by the selected tool'
+  cdp=$(grep -c "$notice" "$log")
   [ "$cdp" -gt 0 ] || return 1
   # Any other sanitizer line than its banner, blank separators, these notices and the summary.
-  others=$(grep '^=========' "$log" | grep -cvE '^=========( COMPUTE-SANITIZER| *$| Warning: CUDA Dynamic Parallelism is not supported by the selected tool$| (RACECHECK|ERROR) SUMMARY: )')
+  others=$(grep '^=========' "$log" | grep -cvE "^=========( COMPUTE-SANITIZER| *\$| $notice\$| (RACECHECK|ERROR) SUMMARY: )")
   [ "$others" -eq 0 ] || return 1
   # One report reads "1 hazard displayed (0 errors, 1 warning)": singular and plural both.
   summary=$(grep -oE 'RACECHECK SUMMARY: [0-9]+ hazards? displayed \([0-9]+ errors?, [0-9]+ warnings?\)' "$log" | tail -n 1)

@@ -1,6 +1,6 @@
 #pragma once
-// The value types of the typed tests, in one place. Every build that runs the tests uses all four
-// (float, double, complex<float>, complex<double>: the types the library is instantiated for).
+// The value types of the typed tests, in one place. By default all four (float, double,
+// complex<float>, complex<double>: the types the library is instantiated for).
 // STRATA_TEST_VALUE_TYPES=reduced (CMake) narrows them to double and complex<double>, one real and
 // one complex type, the two widths of Kokkos' host atomics (8 bytes: native compare-and-swap, as
 // float and complex<float> take; 16 bytes: the lock-based path). CI's cuda stage compiles the tests
