@@ -10,14 +10,17 @@
 // of the level's totals on the host (to size the next level, to check the
 // pool's room, and to size the writing launches: a bin without pairs is not
 // launched); and the writing launches, per bin or one — a small leaf level's
-// before that read, writing only where the pool has room. C's pool is
-// allocated once per addition; the levels' scratch (hisparse_add_workspace.hpp)
-// is the handle's, kept from one addition to the next. Transposing or
-// conjugating a term costs nothing extra: the traversal reads the term's nodes
-// with swapped local coordinates and conjugated values. The block size of C is
-// A's; a B of another block size is first re-blocked by the conversion (its
-// entries to COO, then a tree of A's block size), which is the one case that
-// sorts.
+// before that read, writing only where the pool has room. A two-level addition
+// whose root can have at most unread_leaf_pairs children does not read the
+// root either: its leaves are planned and placed by one launch (the last team
+// places them), written by the next, and the host waits once, at the end
+// (add_leaves_unread). C's pool is allocated once per addition; the levels'
+// scratch (hisparse_add_workspace.hpp) is the handle's, kept from one addition
+// to the next. Transposing or conjugating a term costs nothing extra: the
+// traversal reads the term's nodes with swapped local coordinates and
+// conjugated values. The block size of C is A's; a B of another block size is
+// first re-blocked by the conversion (its entries to COO, then a tree of A's
+// block size), which is the one case that sorts.
 // Kernels are named functors, not extended lambdas: see docs/BACKENDS.md, "Extended lambdas".
 #include <strata/algorithms/add/add_format.hpp>
 #include <strata/algorithms/add/hisparse_add_workspace.hpp>
@@ -46,6 +49,35 @@ struct AddTeamBin {
 };
 inline constexpr AddTeamBin add_team_bins[2] = {{false, 32, 1 << 16}, {true, 256, 1 << 12}};
 
+// The leaves of a two-level addition go out before the host reads the root (add_leaves_unread)
+// where the root can have at most this many children: d*d for trees of d = 128, the default, so
+// every two-level addition of such trees. On the H200 a bound of small_level_pairs (1024) left
+// the two-level matrices of the suite with 1225-11449 possible children 1.12-1.28x slower
+// (docs/PERFORMANCE.md, 2026-11-28).
+inline constexpr hisparse::offset_type unread_leaf_pairs = hisparse::offset_type(1) << 14;
+
+// A level's plan in the workspace (AddWorkspace::plan(n)), six words per pair: per pair its
+// union count, C's node type, bytes and pool offset, (inner levels) the index of its first child
+// pair, and the lists of the pairs that take a team.
+template <class Device>
+struct LevelPlan {
+  using offset_type = hisparse::offset_type;
+  Kokkos::View<offset_type*, Device> count, type, bytes, offset, first, team_pairs;
+  LevelPlan(const Kokkos::View<offset_type*, Device>& words, offset_type n)
+      : count(part(words, n, 0)),
+        type(part(words, n, 1)),
+        bytes(part(words, n, 2)),
+        offset(part(words, n, 3)),
+        first(part(words, n, 4)),
+        team_pairs(part(words, n, 5)) {}
+
+ private:
+  static Kokkos::View<offset_type*, Device> part(const Kokkos::View<offset_type*, Device>& words, offset_type n,
+                                                 offset_type k) {
+    return Kokkos::subview(words, std::make_pair(k * n, (k + 1) * n));
+  }
+};
+
 template <class ExecSpace, class Value, class Device>
 struct AddFormat<ExecSpace, HiSparseMatrix<Value, Device>> {
   static constexpr bool available = true;
@@ -62,6 +94,20 @@ struct AddFormat<ExecSpace, HiSparseMatrix<Value, Device>> {
                            const matrix_type& A, SpmvMode mode_b, const Value& beta, const matrix_type& B);
 
  private:
+  // The control words (C's root cell, every level's totals) on the host, read whole: the
+  // addition's host waits.
+  static void read_control_words(const ExecSpace& space, const State& workspace) {
+    Kokkos::deep_copy(space, workspace.control_on_host(), workspace.control());
+    space.fence();
+  }
+
+  static hisparse::offset_type add_leaves_unread(const ExecSpace& space, State& workspace,
+                                                 hisparse::PoolStorage<Device>& storage,
+                                                 const hisparse::Impl::AddTermRef<Value, Device>& ta,
+                                                 const hisparse::Impl::AddTermRef<Value, Device>& tb, int b,
+                                                 hisparse::offset_type root_start, hisparse::offset_type root_children,
+                                                 index_type& nnz);
+
   static hisparse::Impl::AddTermRef<Value, Device> term(const matrix_type& m, const Value& factor, bool conjugated) {
     hisparse::Impl::AddTermRef<Value, Device> t;
     t.tree = m.ref();
@@ -133,17 +179,19 @@ auto AddFormat<ExecSpace, HiSparseMatrix<Value, Device>>::apply(const ExecSpace&
   if (a.root() != 0 || other.root() != 0) {
     // The first level's launch also writes the second level's pairs before the host reads how
     // many: the workspace holds as many as a root has children at most.
+    // A root has a child per block of d^(L-1) rows and columns holding an entry: at most the
+    // blocks the matrix spans (at most d in each direction) and at most the terms' entries.
     const offset_type entries = static_cast<offset_type>(a.nnz()) + static_cast<offset_type>(other.nnz());
-    const offset_type root_children = L == 1 ? 1 : std::min(offset_type(1) << (2 * b), entries);
+    const auto blocks = [&](index_type n) { return static_cast<offset_type>(((n - 1) >> (b * (L - 1))) + 1); };
+    const offset_type root_children = L == 1 ? 1 : std::min(blocks(rows) * blocks(cols), entries);
     workspace.prepare(
         std::max(add_workspace_capacity(a.nnz(), other.nnz(), a.pool_bytes() + other.pool_bytes()), root_children), L);
     // The control words (C's root cell, every level's totals) on the host: read whole, once per level.
     const auto control = workspace.control();
     const auto control_on_host = workspace.control_on_host();
-    const auto read_control = [&]() {
-      Kokkos::deep_copy(space, control_on_host, control);
-      space.fence();
-    };
+    const auto read_control = [&]() { read_control_words(space, workspace); };
+    const AddTeamBin& block_bin = add_team_bins[1];
+    const auto pool_bytes = [&]() { return static_cast<offset_type>(storage->words.extent(0)) * 8; };
     AddPairs<Device> pairs = workspace.first_level();
     for (int l = 0; l < L; ++l) {
       const bool leaf = l == L - 1;
@@ -155,25 +203,21 @@ auto AddFormat<ExecSpace, HiSparseMatrix<Value, Device>>::apply(const ExecSpace&
       const auto total = [&](LevelTotal t) { return control_on_host(AddWorkspace<Device>::level_total(l, t)); };
       // The level's plan: per pair its union count, C's node type, bytes and pool offset, (inner
       // levels) the index of its first child pair, and the lists of the pairs that take a team.
-      const auto plan = workspace.plan(n);
-      const auto part = [&](int k) { return Kokkos::subview(plan, std::make_pair(k * n, (k + 1) * n)); };
-      const auto count = part(0), type = part(1), bytes = part(2), offset = part(3), first = part(4);
-      const auto team_pairs = part(5);
+      const LevelPlan<Device> plan(workspace.plan(n), n);
+      const auto &count = plan.count, &type = plan.type, &bytes = plan.bytes, &offset = plan.offset;
+      const auto& first = plan.first;
       // A level of few pairs takes one launch of block-sized teams for every pair, to plan and to
       // write (TeamPairList::all_pairs); a larger one a launch for its short pairs and one per bin.
       const bool small = static_cast<offset_type>(n) <= small_level_pairs;
-      const TeamPairList<Device> pair_list{team_pairs, level, false, small ? static_cast<offset_type>(n) : 0};
-      const AddTeamBin& block_bin = add_team_bins[1];
+      const TeamPairList<Device> pair_list{plan.team_pairs, level, false, small ? static_cast<offset_type>(n) : 0, {}};
       PlanAddNodes<Value, Device> plan_nodes{ta, tb, pairs.a, pairs.b, count, type, bytes, pair_list, b, leaf};
       // The writing functor, for the pool as it is and the next level's lists. It carries the
-      // pool's room from the level's first node (at `level_start`) and writes nothing where the
-      // level needs more, so a launch may go out before the host has read the level's size.
-      const offset_type level_start = used;
-      const auto pool_room = [&]() { return static_cast<offset_type>(storage->words.extent(0)) * 8 - level_start; };
+      // pool's size and writes nothing where the level ends past it, so a launch may go out
+      // before the host has read the level's size.
       const auto writer = [&](const AddPairs<Device>& next) {
         return WriteAddNodes<Value, Device>{ta,        tb,     pairs, count,          first,
                                             type,      offset, next,  storage->words, workspace.root_cell(),
-                                            pair_list, b,      leaf,  pool_room()};
+                                            pair_list, b,      leaf,  pool_bytes()};
       };
       if (l == 0) {
         // The roots' pair: planned, placed at `used` and written in one launch, with the control
@@ -183,15 +227,24 @@ auto AddFormat<ExecSpace, HiSparseMatrix<Value, Device>>::apply(const ExecSpace&
             team_policy(space, 1, block_bin, AddFirstLevel<Value, Device>::scratch_bytes(b)),
             AddFirstLevel<Value, Device>{plan_nodes, writer(leaf ? AddPairs<Device>{} : workspace.next_room()), control,
                                          offset, first, a.root(), other.root(), used});
-        read_control();
+        // The leaves of a two-level addition whose root can have at most unread_leaf_pairs
+        // children go out before the host reads the root: the addition's one host wait is its last.
+        const bool leaves_unread = L == 2 && root_children <= unread_leaf_pairs;
+        const offset_type leaves_end =
+            leaves_unread ? add_leaves_unread(space, workspace, *storage, ta, tb, b, used, root_children, nnz) : 0;
+        if (!leaves_unread) read_control();  // (add_leaves_unread read it, after the leaves)
         const offset_type root_bytes = total(level_bytes), children = total(level_children) - root_bytes;
         // (A leaf root's "children" are its entries: C's nnz.)
         STRATA_REQUIRE(root_bytes <= root_room && (leaf || children <= root_children),
                        "strata::add: C's root node (" + std::to_string(root_bytes) + " bytes, " +
                            std::to_string(children) + " children) exceeds the room made for it (" +
                            std::to_string(root_room) + " bytes, " + std::to_string(root_children) + " children)");
-        used += root_bytes;
         root_ref = control_on_host(AddWorkspace<Device>::root_word);
+        if (leaves_unread) {
+          used = leaves_end;
+          break;
+        }
+        used += root_bytes;
         if (leaf) nnz = static_cast<index_type>(children);
         pairs = leaf ? AddPairs<Device>{} : workspace.next_level(children);
         continue;
@@ -222,7 +275,7 @@ auto AddFormat<ExecSpace, HiSparseMatrix<Value, Device>>::apply(const ExecSpace&
       // but for unions padded beyond their parts) that launch writes nothing and goes again below,
       // once the pool has grown.
       const bool written_before_read = leaf && small;
-      const offset_type room_before_read = pool_room();
+      const offset_type pool_bytes_before_read = pool_bytes();
       if (written_before_read) write_small_level(writer(AddPairs<Device>{}));
       // The one read of the level on the host: its bytes, its children and its bins' sizes.
       read_control();
@@ -234,7 +287,7 @@ auto AddFormat<ExecSpace, HiSparseMatrix<Value, Device>>::apply(const ExecSpace&
       used += level_byte_count;
       WriteAddNodes<Value, Device> write_nodes = writer(leaf ? AddPairs<Device>{} : workspace.next_level(children));
       if (small) {
-        if (!written_before_read || level_byte_count > room_before_read) write_small_level(write_nodes);
+        if (!written_before_read || used > pool_bytes_before_read) write_small_level(write_nodes);
       } else {
         // The bins' sizes came with the level's totals: an empty bin is not launched, the others
         // start one team per pair (up to the bin's cap).
@@ -261,6 +314,56 @@ auto AddFormat<ExecSpace, HiSparseMatrix<Value, Device>>::apply(const ExecSpace&
   space.fence();
   storage->used_bytes = used;
   return matrix_type(storage, root_ref, rows, cols, b, nnz);
+}
+
+// The leaf level of a two-level addition whose root can have at most unread_leaf_pairs children,
+// sent right after the first level's launch, before the host has read the root: one launch
+// plans and places the leaves (PlanAndPlaceLevel: the teams count the pairs from the root's
+// totals, the last team places them after the root), one writes them, and then the host reads
+// the control words once. Where C's leaves end past the pool (the terms' bytes hold C but for
+// unions padded beyond their parts) the writing launch wrote nothing: the pool grows and it
+// goes again. Returns the pool's bytes in use after the leaves; C's entries in nnz.
+template <class ExecSpace, class Value, class Device>
+hisparse::offset_type AddFormat<ExecSpace, HiSparseMatrix<Value, Device>>::add_leaves_unread(
+    const ExecSpace& space, State& workspace, hisparse::PoolStorage<Device>& storage,
+    const hisparse::Impl::AddTermRef<Value, Device>& ta, const hisparse::Impl::AddTermRef<Value, Device>& tb, int b,
+    hisparse::offset_type root_start, hisparse::offset_type root_children, index_type& nnz) {
+  using namespace hisparse;
+  using namespace hisparse::Impl;
+  // The first level's launch wrote the leaves' pairs (at most root_children) where next_level puts them.
+  const AddPairs<Device> leaves = workspace.next_level(root_children);
+  const LevelPlan<Device> plan(workspace.plan(root_children), root_children);
+  const TeamPairList<Device> list{plan.team_pairs, workspace.level_totals(1), false, 0, workspace.level_totals(0)};
+  const AddTeamBin& block_bin = add_team_bins[1];
+  // At most small_level_pairs teams, each looping over the pairs: the bound may be d*d where the
+  // root has a few children, and teams past the level's pairs would only start and stop.
+  const index_type teams = static_cast<index_type>(std::min(root_children, small_level_pairs));
+  light_weight_parallel_for(
+      "strata::add::plan_and_place_leaves",
+      team_policy(space, teams, block_bin, PlanAndPlaceLevel<Value, Device>::scratch_bytes(b)),
+      PlanAndPlaceLevel<Value, Device>{
+          PlanAddNodes<Value, Device>{ta, tb, leaves.a, leaves.b, plan.count, plan.type, plan.bytes, list, b, true},
+          plan.offset, plan.first, root_start});
+  const auto write_leaves = [&]() {
+    const offset_type pool_bytes = static_cast<offset_type>(storage.words.extent(0)) * 8;
+    light_weight_parallel_for("strata::add::write_nodes",
+                              team_policy(space, teams, block_bin, WriteAddNodes<Value, Device>::scratch_bytes(b)),
+                              WriteAddNodes<Value, Device>{ta, tb, leaves, plan.count, plan.first, plan.type,
+                                                           plan.offset, AddPairs<Device>{}, storage.words,
+                                                           workspace.root_cell(), list, b, true, pool_bytes});
+    return pool_bytes;
+  };
+  const offset_type pool_bytes_sent = write_leaves();
+  read_control_words(space, workspace);
+  const auto total = [&](LevelTotal t) { return workspace.control_on_host()(State::level_total(1, t)); };
+  const offset_type leaf_bytes = total(level_bytes), end = total(level_end);
+  nnz = static_cast<index_type>(total(level_children) - leaf_bytes);
+  if (end > pool_bytes_sent) {
+    storage.used_bytes = end - leaf_bytes;  // the root's end: the leaves go after it
+    reserve_pool(storage, leaf_bytes);
+    write_leaves();
+  }
+  return end;
 }
 
 }  // namespace strata::Impl

@@ -16,9 +16,10 @@
 //          transposed term swaps its local coordinates), and counts the union:
 //          C's node type and size follow from the count (choose_node_type);
 //   place  one scan gives every node its pool offset and every inner node
-//          the index of its first child pair on the next level; the host
-//          checks that the pool holds the level (it grows if not: no bound
-//          to exceed);
+//          the index of its first child pair on the next level (on a level
+//          whose size the host has not read, the planning launch's last team
+//          does: PlanAndPlaceLevel); the host checks that the pool holds the
+//          level (it grows if not: no bound to exceed);
 //   write  marks both maps again, ranks positions by a prefix popcount (the
 //          row-major order C's sparse nodes keep), writes the node, its
 //          reference into its parent's slot, and on inner levels the next
@@ -226,10 +227,19 @@ KOKKOS_INLINE_FUNCTION void plan_node(const Kokkos::View<offset_type*, Device>& 
 }
 
 // A level's totals, written on the device (the bins' counts by the planning launch's atomics,
-// the bytes and children by the last iterations of the placing scan) and read by the host
-// once per level. Every level has its own, zeroed when the addition starts, so that no launch
-// clears them.
-enum LevelTotal : int { packed_bin_counts = 0, level_bytes = 1, level_children = 2, level_total_slots = 3 };
+// the bytes, children and end by whatever places the level) and read by the host once per
+// level. level_end is the pool offset past the level's last node (a writing launch compares it
+// with the pool's size); teams_done counts the teams of a planning launch that have finished
+// (the last one places the level: PlanAndPlaceLevel). Every level has its own, zeroed when the
+// addition starts, so that no launch clears them.
+enum LevelTotal : int {
+  packed_bin_counts = 0,
+  level_bytes = 1,
+  level_children = 2,
+  level_end = 3,
+  teams_done = 4,
+  level_total_slots = 5
+};
 
 // The two team bins' counts packed in one word, so that one atomic appends a pair to either
 // bin: warp pairs in the low 32 bits, block pairs in the high 32 bits (a level has fewer than
@@ -247,7 +257,9 @@ KOKKOS_INLINE_FUNCTION constexpr offset_type packed_bin_size(offset_type packed,
 // them; their counts packed in level(packed_bin_counts). Or, on a level of at most
 // small_level_pairs pairs, every pair [0, all_pairs): there one launch of block-sized teams plans
 // (and one writes) every pair, where a launch per bin and one for the short pairs cost the host
-// a launch each (4.5-6.5 us) for a few pairs.
+// a launch each (4.5-6.5 us) for a few pairs. Or every pair of a level whose size the host has
+// not read (`parent` set: as many as the level above has children), so that its launches go out
+// without a host wait.
 constexpr offset_type small_level_pairs = 1024;
 
 template <class Device>
@@ -255,18 +267,26 @@ struct TeamPairList {
   Kokkos::View<offset_type*, Device> list;
   Kokkos::View<offset_type*, Device> level;  // the level's totals
   bool block_bin = false;
-  offset_type all_pairs = 0;  // nonzero: the list is every pair of the level
+  offset_type all_pairs = 0;                   // nonzero: the list is every pair of the level
+  Kokkos::View<offset_type*, Device> parent;  // set: the list is every pair, the level above's totals count them
 
+  KOKKOS_INLINE_FUNCTION bool every_pair() const { return all_pairs != 0 || parent.data() != nullptr; }
   KOKKOS_INLINE_FUNCTION void append(const index_type i, const bool block) const {
     const offset_type before = Kokkos::atomic_fetch_add(&level(packed_bin_counts), packed_bin_unit(block));
     const offset_type k = packed_bin_size(before, block);
     list(block ? list.extent(0) - 1 - k : k) = static_cast<offset_type>(i);
   }
   KOKKOS_INLINE_FUNCTION offset_type size() const {
+    if (parent.data() != nullptr) {
+      // At most the list's words, the room the host made: more would be a tree whose nodes hold
+      // more children than entries, which the host reports once it reads the level above.
+      const offset_type pairs = parent(level_children) - parent(level_bytes);
+      return pairs < list.extent(0) ? pairs : static_cast<offset_type>(list.extent(0));
+    }
     return all_pairs != 0 ? all_pairs : packed_bin_size(level(packed_bin_counts), block_bin);
   }
   KOKKOS_INLINE_FUNCTION index_type operator[](const offset_type k) const {
-    if (all_pairs != 0) return static_cast<index_type>(k);
+    if (every_pair()) return static_cast<index_type>(k);
     return static_cast<index_type>(block_bin ? list(list.extent(0) - 1 - k) : list(k));
   }
 };
@@ -343,7 +363,10 @@ struct PlaceAddLevel {
     if (i < n) {
       if (final) offset(i) = base + at;
       at += bytes(i);
-      if (final && i == n - 1) level(level_bytes) = at;
+      if (final && i == n - 1) {
+        level(level_bytes) = at;
+        level(level_end) = base + at;
+      }
     } else {
       if (final) first(i - n) = at;
       at += count(i - n);
@@ -358,6 +381,77 @@ KOKKOS_INLINE_FUNCTION index_type first_child(const Kokkos::View<const offset_ty
                                               const Kokkos::View<offset_type*, Device>& level, index_type i) {
   return static_cast<index_type>(first(i) - level(level_bytes));
 }
+
+// A level whose size the host has not read (its TeamPairList counts the pairs from the level
+// above's totals), planned and placed in one launch: the teams plan every pair, a team at a
+// time, and the last team to finish places the level as PlaceAddLevel does, its nodes after the
+// level above's. That saves the host the scan's launch and the read of the level above before
+// it: a two-level addition then waits for the device once, at its end. The placing team adds a
+// stretch of the 2n terms per thread and places the stretches by one team scan; the levels
+// planned this way are a two-level addition's leaves, at most d*d pairs (128 terms per thread of
+// a block for d = 128).
+template <class Value, class Device>
+struct PlanAndPlaceLevel {
+  using member_type = typename AddTeam<Device>::member_type;
+  PlanAddNodes<Value, Device> planner;  // its list: every pair of the level, counted by bin.parent
+  Kokkos::View<offset_type*, Device> offset, first;
+  offset_type parent_start;  // the pool offset of the level above's first node
+
+  static std::size_t scratch_bytes(int log2_block) { return PlanAddNodes<Value, Device>::scratch_bytes(log2_block); }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
+    planner(team);
+    // Each thread's plan is visible on the device before its team is counted as done; the team
+    // that counts last sees every team's.
+    Kokkos::memory_fence();
+    team.team_barrier();
+    int last = 0;
+    Kokkos::single(
+        Kokkos::PerTeam(team),
+        [&](int& is_last) {
+          const offset_type done = Kokkos::atomic_fetch_add(&planner.bin.level(teams_done), offset_type(1));
+          is_last = done + 1 == static_cast<offset_type>(team.league_size()) ? 1 : 0;
+        },
+        last);
+    if (last == 0) return;
+    Kokkos::memory_fence();
+    place(team);
+  }
+
+  KOKKOS_INLINE_FUNCTION void place(const member_type& team) const {
+    const auto& level = planner.bin.level;
+    const offset_type n = planner.bin.size();
+    const offset_type base = parent_start + planner.bin.parent(level_bytes);
+    // Written by other teams of this launch: read past this multiprocessor's L1.
+    const volatile offset_type* const bytes = planner.bytes.data();
+    const volatile offset_type* const count = planner.count.data();
+    const auto term = [&](const offset_type i) -> offset_type { return i < n ? bytes[i] : count[i - n]; };
+    const offset_type terms = 2 * n, threads = static_cast<offset_type>(team.team_size());
+    const offset_type stretch = (terms + threads - 1) / threads;
+    const offset_type rank = static_cast<offset_type>(team.team_rank());
+    const offset_type lo = rank * stretch < terms ? rank * stretch : terms;
+    const offset_type hi = lo + stretch < terms ? lo + stretch : terms;
+    offset_type sum = 0;
+    for (offset_type i = lo; i < hi; ++i) sum += term(i);
+    offset_type at = team.team_scan(sum);
+    // The same prefixes as PlaceAddLevel: offsets from `base` over the bytes, then the first
+    // children over the counts, starting at the level's bytes.
+    for (offset_type i = lo; i < hi; ++i) {
+      if (i < n) {
+        offset(i) = base + at;
+      } else {
+        first(i - n) = at;
+      }
+      at += term(i);
+      if (i == n - 1) {
+        level(level_bytes) = at;
+        level(level_end) = base + at;
+      }
+      if (i == terms - 1) level(level_children) = at;
+    }
+    if (n == 0) Kokkos::single(Kokkos::PerTeam(team), [&]() { level(level_end) = base; });
+  }
+};
 
 // C's node header (its count) and its reference, in its parent's slot or C's root cell (root(0)).
 template <class Device>
@@ -391,14 +485,14 @@ struct WriteAddNodes {
   TeamPairList<Device> bin;                 // the level's totals; a team launch's pairs, a team at a time
   int log2_block;
   bool leaf;
-  // The pool's bytes from the level's first node on: a launch writes nothing where the level
-  // needs more. Only one the host sends before it has read the level's size can meet that (the
-  // host then grows the pool and sends it again).
-  offset_type room;
+  // The pool's bytes: a launch writes nothing where the level ends past them. Only one the host
+  // sends before it has read the level's size can meet that (the host then grows the pool and
+  // sends it again).
+  offset_type pool_bytes;
 
   static std::size_t scratch_bytes(int log2_block) { return 3 * AddTeam<Device>::map_bytes(log2_block); }
 
-  KOKKOS_INLINE_FUNCTION bool level_fits() const { return bin.level(level_bytes) <= room; }
+  KOKKOS_INLINE_FUNCTION bool level_fits() const { return bin.level(level_end) <= pool_bytes; }
 
   KOKKOS_INLINE_FUNCTION void operator()(const index_type i) const {
     if (!level_fits() || pair_bin(A, pairs.a(i), B, pairs.b(i)) != PairBin::short_pair) return;
@@ -568,6 +662,7 @@ struct AddFirstLevel {
       first(0) = plan.bytes(0);  // PlaceAddLevel's convention: first_child() takes the level's bytes off
       write.bin.level(level_bytes) = plan.bytes(0);
       write.bin.level(level_children) = plan.bytes(0) + plan.count(0);
+      write.bin.level(level_end) = base + plan.bytes(0);
     });
     team.team_barrier();
     write.write(team, 0, in_a, in_b, before);

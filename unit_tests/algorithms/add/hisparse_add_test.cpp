@@ -205,19 +205,31 @@ TYPED_TEST(HiSparseAdd, PoolAndWorkspaceGrowWhereTheTermsBytesDoNotHoldC) {
     }
     return std::make_pair(A, to_hisparse<Device>(p));
   };
-  {
-    SCOPED_TRACE("the pool grows: 64 leaves of 28 + 1 entries");
-    HostCoo<Value> a(8 * d, 8 * d), p(8 * d, 8 * d);
-    for (index_type leaf = 0; leaf < 64; ++leaf) {
-      const index_type r0 = (leaf / 8) * d, c0 = (leaf % 8) * d;
+  // 1024 leaves of 28 + 1 entries, each in its own block: the terms' bytes exceed the room made
+  // for C's root (a dense inner node, 128 KiB), so C's pool starts at them and must grow. In a
+  // matrix of 32 x 32 blocks (two levels) the leaves go out before the host reads the root; in
+  // one of 129 x 129 blocks (three levels) the host reads each level, and writes the leaves (a
+  // small level) before it reads them.
+  static_assert(Impl::unread_leaf_pairs >= 32 * 32 && hisparse::Impl::small_level_pairs >= 1024,
+                "the two cases take the two paths");
+  for (const index_type side : {32, 129}) {
+    SCOPED_TRACE("the pool grows: 1024 leaves of 28 + 1 entries in " + std::to_string(side) + " x " +
+                 std::to_string(side) + " blocks");
+    HostCoo<Value> a(side * d, side * d), p(side * d, side * d);
+    for (index_type leaf = 0; leaf < 1024; ++leaf) {
+      const index_type r0 = (leaf / 32) * d, c0 = (leaf % 32) * d;
       for (index_type k = 0; k < 28; ++k) a.push_back(r0 + k, c0 + (5 * k) % d, value_from<Value>(1.0 + double(k), 0.5));
       p.push_back(r0 + 100, c0 + 3, value_from<Value>(-2.0, 1.0));
     }
     const auto [A, B] = check(a, p);
+    const auto root_room = hisparse::pool_header_bytes + hisparse::dense_node_bytes(false, 7, sizeof(Value));
+    ASSERT_GT(A.pool_bytes() + B.pool_bytes(), root_room) << "C's pool must start at the terms' bytes";
     const auto C = add("N", 1.0, A, "N", 1.0, B);
     EXPECT_GT(C.pool_bytes(), A.pool_bytes() + B.pool_bytes()) << "the case must exceed the terms' bytes";
   }
   {
+    // Two levels: the leaves go out before the host reads the root, small_level_pairs teams
+    // for the 2048 pairs.
     SCOPED_TRACE("the workspace grows: 2048 leaf pairs of one entry each");
     HostCoo<Value> a(64 * d, 32 * d), p(64 * d, 32 * d);
     for (index_type leaf = 0; leaf < 2048; ++leaf) {
