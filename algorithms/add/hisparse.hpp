@@ -189,7 +189,6 @@ auto AddFormat<ExecSpace, HiSparseMatrix<Value, Device>>::apply(const ExecSpace&
     // The control words (C's root cell, every level's totals) on the host: read whole, once per level.
     const auto control = workspace.control();
     const auto control_on_host = workspace.control_on_host();
-    const auto read_control = [&]() { read_control_words(space, workspace); };
     const AddTeamBin& block_bin = add_team_bins[1];
     const auto pool_bytes = [&]() { return static_cast<offset_type>(storage->words.extent(0)) * 8; };
     AddPairs<Device> pairs = workspace.first_level();
@@ -232,7 +231,7 @@ auto AddFormat<ExecSpace, HiSparseMatrix<Value, Device>>::apply(const ExecSpace&
         const bool leaves_unread = L == 2 && root_children <= unread_leaf_pairs;
         const offset_type leaves_end =
             leaves_unread ? add_leaves_unread(space, workspace, *storage, ta, tb, b, used, root_children, nnz) : 0;
-        if (!leaves_unread) read_control();  // (add_leaves_unread read it, after the leaves)
+        if (!leaves_unread) read_control_words(space, workspace);  // (add_leaves_unread read it, after the leaves)
         const offset_type root_bytes = total(level_bytes), children = total(level_children) - root_bytes;
         // (A leaf root's "children" are its entries: C's nnz.)
         STRATA_REQUIRE(root_bytes <= root_room && (leaf || children <= root_children),
@@ -278,7 +277,7 @@ auto AddFormat<ExecSpace, HiSparseMatrix<Value, Device>>::apply(const ExecSpace&
       const offset_type pool_bytes_before_read = pool_bytes();
       if (written_before_read) write_small_level(writer(AddPairs<Device>{}));
       // The one read of the level on the host: its bytes, its children and its bins' sizes.
-      read_control();
+      read_control_words(space, workspace);
       const offset_type level_byte_count = total(level_bytes);
       const offset_type children = total(level_children) - level_byte_count;
       // The level's nodes go after `used` (the scan put them there): room before any is written.

@@ -222,7 +222,8 @@ TYPED_TEST(HiSparseAdd, PoolAndWorkspaceGrowWhereTheTermsBytesDoNotHoldC) {
       p.push_back(r0 + 100, c0 + 3, value_from<Value>(-2.0, 1.0));
     }
     const auto [A, B] = check(a, p);
-    const auto root_room = hisparse::pool_header_bytes + hisparse::dense_node_bytes(false, 7, sizeof(Value));
+    const auto root_room =
+        hisparse::pool_header_bytes + hisparse::dense_node_bytes(false, A.log2_block(), sizeof(Value));
     ASSERT_GT(A.pool_bytes() + B.pool_bytes(), root_room) << "C's pool must start at the terms' bytes";
     const auto C = add("N", 1.0, A, "N", 1.0, B);
     EXPECT_GT(C.pool_bytes(), A.pool_bytes() + B.pool_bytes()) << "the case must exceed the terms' bytes";
