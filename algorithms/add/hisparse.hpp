@@ -1,9 +1,9 @@
 #pragma once
 // strata::add on HiSparseMatrix: the dual traversal of both trees
 // (hisparse_dual_traversal.hpp), one level at a time on the given execution
-// space instance. The roots' pair takes one launch (AddFirstLevel: plan, place
-// and write). Every other level: a planning launch for the short pairs (one
-// thread each), which appends the others to their bins' lists, a planning launch
+// space instance. The roots' pair takes one launch (AddFirstLevel: C's pool
+// header, plan, place and write). Every other level: a planning launch for the
+// short pairs (one thread each), which appends the others to their bins' lists, a planning launch
 // per bin (teams of a warp or a block, looping over the bin's list), or, on a
 // level of few pairs, one planning launch of block-sized teams for all pairs;
 // one scan that places the level's nodes and numbers their children; one read
@@ -173,10 +173,15 @@ auto AddFormat<ExecSpace, HiSparseMatrix<Value, Device>>::apply(const ExecSpace&
   const offset_type root_room = dense_node_bytes(L == 1, b, sizeof(Value));
   storage->allocate(std::max(a.pool_bytes() + other.pool_bytes(), pool_header_bytes + root_room) / 8,
                     "strata::add::pool");
-  FromCoo<Value, Device>::write_header(space, storage->words, b);
   offset_type root_ref = 0;
   index_type nnz = 0;
-  if (a.root() != 0 || other.root() != 0) {
+  // Whether the host's last read of the control words came after the addition's last launch:
+  // then C is finished, and a fence would only synchronise the stream again.
+  bool read_after_last_launch = false;
+  if (a.root() == 0 && other.root() == 0) {
+    // An empty C is its pool's header (otherwise the first level's launch writes the header).
+    FromCoo<Value, Device>::write_header(space, storage->words, b);
+  } else {
     // The first level's launch also writes the second level's pairs before the host reads how
     // many: the workspace holds as many as a root has children at most.
     // A root has a child per block of d^(L-1) rows and columns holding an entry: at most the
@@ -239,6 +244,7 @@ auto AddFormat<ExecSpace, HiSparseMatrix<Value, Device>>::apply(const ExecSpace&
                            std::to_string(children) + " children) exceeds the room made for it (" +
                            std::to_string(root_room) + " bytes, " + std::to_string(root_children) + " children)");
         root_ref = control_on_host(AddWorkspace<Device>::root_word);
+        read_after_last_launch = leaf || leaves_unread;
         if (leaves_unread) {
           used = leaves_end;
           break;
@@ -310,7 +316,7 @@ auto AddFormat<ExecSpace, HiSparseMatrix<Value, Device>>::apply(const ExecSpace&
     }
   }
   // The last writing launches (C's nodes, and the header where C is empty) finish before C is returned.
-  space.fence();
+  if (!read_after_last_launch) space.fence();
   storage->used_bytes = used;
   return matrix_type(storage, root_ref, rows, cols, b, nnz);
 }
@@ -361,6 +367,7 @@ hisparse::offset_type AddFormat<ExecSpace, HiSparseMatrix<Value, Device>>::add_l
     storage.used_bytes = end - leaf_bytes;  // the root's end: the leaves go after it
     reserve_pool(storage, leaf_bytes);
     write_leaves();
+    space.fence();  // the caller does not wait after this path
   }
   return end;
 }

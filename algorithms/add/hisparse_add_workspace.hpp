@@ -16,6 +16,7 @@
 // control words stay; the lists still in use keep the old allocation alive
 // (Kokkos subviews count references) until the caller drops them.
 #include <strata/algorithms/add/hisparse_dual_traversal.hpp>
+#include <strata/core/kokkos_compat.hpp>
 
 #include <Kokkos_Core.hpp>
 
@@ -39,6 +40,7 @@ template <class Device>
 class AddWorkspace {
  public:
   using words_type = Kokkos::View<offset_type*, Device>;
+  using host_words_type = Kokkos::View<offset_type*, compat::pinned_host_space>;
   static constexpr offset_type plan_words_per_pair = 6;
   static constexpr offset_type list_words_per_pair = 3;
   // The control words: C's root cell, then level_total_slots per level.
@@ -59,15 +61,17 @@ class AddWorkspace {
     capacity_ = std::max<offset_type>({capacity, capacity_, 1});
     const words_type all = allocate(head_room);
     control_ = Kokkos::subview(all, std::make_pair(offset_type(0), head_room));
-    control_on_host_ = Kokkos::create_mirror_view(control_);
+    control_on_host_ = Kokkos::create_mirror_view(compat::pinned_host_space(), control_);
     words_ = Kokkos::subview(all, std::make_pair(head_room, all.extent(0)));
   }
 
   offset_type capacity() const { return capacity_; }
-  // The control words, at least control_words(levels) of them, and their copy on the host
-  // (the same view where the device is the host).
+  // The control words, at least control_words(levels) of them, and their copy on the host (the
+  // same view where the device is the host), page-locked where the backend has it: the read is
+  // then one copy on the addition's stream and one wait for it, where a copy into pageable
+  // memory waited for the device and synchronised the stream twice.
   const words_type& control() const { return control_; }
-  const typename words_type::HostMirror& control_on_host() const { return control_on_host_; }
+  const host_words_type& control_on_host() const { return control_on_host_; }
   // Level l's totals (LevelTotal), and C's root cell: one word each in control().
   words_type level_totals(int level) const {
     const offset_type at = level_total(level, LevelTotal(0));
@@ -126,7 +130,7 @@ class AddWorkspace {
   }
 
   words_type control_;
-  typename words_type::HostMirror control_on_host_;
+  host_words_type control_on_host_;
   words_type words_;
   offset_type capacity_ = 0;
   int current_ = 0;

@@ -294,7 +294,8 @@ struct TeamPairList {
 // Plan: the size of the union of each pair's positions, and C's node type and bytes for it.
 // On a level of bins: a range over all pairs plans the short ones (one thread each) and appends
 // every other pair to its bin's list, then teams plan the pairs of each bin. On a small level
-// (TeamPairList::all_pairs) one team launch plans every pair; AddFirstLevel calls plan() itself.
+// (TeamPairList::all_pairs) one team launch plans every pair. (AddFirstLevel counts its pair itself,
+// from the maps its write uses.)
 template <class Value, class Device>
 struct PlanAddNodes {
   using member_type = typename AddTeam<Device>::member_type;
@@ -542,6 +543,13 @@ struct WriteAddNodes {
 
   KOKKOS_INLINE_FUNCTION void write(const member_type& team, const index_type i, const scratch_words& in_a,
                                     const scratch_words& in_b, const scratch_words& before) const {
+    mark(team, i, in_a, in_b);
+    write_marked(team, i, in_a, in_b, before);
+  }
+
+  // Pair i's positions in A's node in in_a, in B's in in_b (both cleared first).
+  KOKKOS_INLINE_FUNCTION void mark(const member_type& team, const index_type i, const scratch_words& in_a,
+                                   const scratch_words& in_b) const {
     const int words = position_words(log2_block);
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, words), [&](const int w) {
       in_a(w) = 0;
@@ -551,6 +559,12 @@ struct WriteAddNodes {
     team_mark_positions(team, A, pairs.a(i), log2_block, in_a.data());
     team_mark_positions(team, B, pairs.b(i), log2_block, in_b.data());
     team.team_barrier();
+  }
+
+  // Writes pair i from its marked positions (mark) and its plan.
+  KOKKOS_INLINE_FUNCTION void write_marked(const member_type& team, const index_type i, const scratch_words& in_a,
+                                           const scratch_words& in_b, const scratch_words& before) const {
+    const int words = position_words(log2_block);
     Kokkos::parallel_scan(Kokkos::TeamThreadRange(team, words),
                           [&](const int w, std::uint32_t& partial, const bool final) {
                             if (final) before(w) = partial;
@@ -627,10 +641,11 @@ struct WriteAddNodes {
 };
 
 // The first level, the roots' pair, in one launch of one team (a block on devices), where the
-// levels' path took seven launches for it: clears the control words (C's root cell, every
-// level's totals), plans the pair, places C's root node at `base` (the caller made room for the
-// largest node a root can be), and writes it, its reference into the root cell and the next
-// level's pairs (into lists with room for every child a root can have).
+// levels' path took seven launches for it: writes C's pool header (a launch of its own cost
+// every addition 5-8 us on an H200), clears the control words (C's root cell, every level's
+// totals), plans the pair, places C's root node at `base` (the caller made room for the largest
+// node a root can be), and writes it, its reference into the root cell and the next level's
+// pairs (into lists with room for every child a root can have).
 template <class Value, class Device>
 struct AddFirstLevel {
   using member_type = typename AddTeam<Device>::member_type;
@@ -650,14 +665,20 @@ struct AddFirstLevel {
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, control.extent(0)),
                          [&](const offset_type k) { control(k) = 0; });
     Kokkos::single(Kokkos::PerTeam(team), [&]() {
+      write.pool(0) = plan.A.tree.pool(0);  // C's pool header is A's: its block size, its value type
       write.pairs.a(0) = root_a;
       write.pairs.b(0) = root_b;
       write.pairs.slot(0) = add_root_slot;
     });
     team.team_barrier();
-    plan.plan(team, 0, in_a);
-    team.team_barrier();
+    // The pair is marked once, for its plan and its write: the union's size from the two maps.
+    write.mark(team, 0, in_a, in_b);
+    offset_type n = 0;
+    Kokkos::parallel_reduce(
+        Kokkos::TeamThreadRange(team, words), [&](const int w, offset_type& s) { s += popcount32(in_a(w) | in_b(w)); },
+        n);
     Kokkos::single(Kokkos::PerTeam(team), [&]() {
+      plan_node<Value>(plan.count, plan.type, plan.bytes, 0, n, plan.log2_block, plan.leaf);
       offset(0) = base;
       first(0) = plan.bytes(0);  // PlaceAddLevel's convention: first_child() takes the level's bytes off
       write.bin.level(level_bytes) = plan.bytes(0);
@@ -665,7 +686,7 @@ struct AddFirstLevel {
       write.bin.level(level_end) = base + plan.bytes(0);
     });
     team.team_barrier();
-    write.write(team, 0, in_a, in_b, before);
+    write.write_marked(team, 0, in_a, in_b, before);
   }
 };
 
