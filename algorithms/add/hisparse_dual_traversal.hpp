@@ -26,6 +26,10 @@
 //          level's pairs with the byte offset of the slot each child fills
 //          (and 0 for a term without a node there: the lists are not cleared
 //          beforehand).
+// A team's pair of two sparse nodes (or one) of at most large_pair_entries
+// entries whose terms are not read transposed takes no map: both position
+// lists are sorted as they lie in the pool, so plan counts the union by binary
+// searches and write ranks each entry by one (merged_by_search).
 // Leaf values: factor_a * a (conjugated with the mode), then + factor_b * b
 // where both hold the position (after a team barrier, so every position has
 // one writer per phase and the order of the two terms is fixed). A sum that
@@ -197,6 +201,78 @@ KOKKOS_INLINE_FUNCTION std::uint32_t merge_positions(const SortedPositions& a, c
   return k;
 }
 
+// Pairs a team merges by binary search instead of d*d-bit maps: both nodes sparse (or absent),
+// neither term read transposed (a sparse node's entries lie in the pool row-major, strictly
+// increasing: docs/HISPARSE_LAYOUT.md, so both lists are sorted in C's orientation as they
+// are), at most large_pair_entries entries together. A team then spends a few lookups per
+// entry where the maps cost it d*d/32 words to clear and scan per pair whatever its size: on
+// ct2010 the warp pairs' writing launch took 110 us for 13444 pairs. Measured on an H200
+// (docs/PERFORMANCE.md, 2026-11-28): ct2010, HEP-th and the hubs 1.28-1.45x faster in NN, but 18
+// of the 25 additions up to 21% slower (the small two-level ones 0.84-0.97x): a lookup is
+// about nine dependent reads of the pool from L2, and an entry of A takes three. Staging both
+// lists' keys in team scratch (one coalesced read) is the next step.
+template <class Value, class Device>
+KOKKOS_INLINE_FUNCTION bool merged_by_search(const AddTermRef<Value, Device>& A, offset_type a,
+                                             const AddTermRef<Value, Device>& B, offset_type b) {
+  const bool sparse = (a == 0 || !is_dense(type_of(a))) && (b == 0 || !is_dense(type_of(b)));
+  return sparse && !A.transposed && !B.transposed && node_entries(A, a) + node_entries(B, b) <= large_pair_entries;
+}
+
+// A sparse node's entries as the sorted list they are: key(k) orders them as their positions
+// do (local row, then column, each below 256); payload(k) is entry k's value or child.
+struct SortedEntries {
+  const unsigned char* coordinates = nullptr;
+  const unsigned char* payload = nullptr;
+  std::uint32_t size = 0;
+
+  KOKKOS_INLINE_FUNCTION std::uint32_t row(std::uint32_t k) const { return coordinates[2 * k]; }
+  KOKKOS_INLINE_FUNCTION std::uint32_t col(std::uint32_t k) const { return coordinates[2 * k + 1]; }
+  KOKKOS_INLINE_FUNCTION std::uint32_t key(std::uint32_t k) const { return (row(k) << 8) | col(k); }
+  // The number of entries whose key is below `key`.
+  KOKKOS_INLINE_FUNCTION std::uint32_t lower_bound(std::uint32_t key) const {
+    std::uint32_t lo = 0, hi = size;
+    while (lo < hi) {
+      const std::uint32_t mid = (lo + hi) / 2;
+      if (this->key(mid) < key) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
+  }
+  // Whether entry j (a lower bound) holds `key`.
+  KOKKOS_INLINE_FUNCTION bool holds_at(std::uint32_t j, std::uint32_t key) const {
+    return j < size && this->key(j) == key;
+  }
+};
+
+template <class Value, class Device>
+KOKKOS_INLINE_FUNCTION SortedEntries sorted_entries(const AddTermRef<Value, Device>& term, offset_type ref, int b) {
+  SortedEntries s;
+  if (ref == 0) return s;
+  const unsigned char* node = term.tree.bytes() + offset_of(ref);
+  s.size = *reinterpret_cast<const std::uint32_t*>(node);
+  s.coordinates = node + node_header_bytes;
+  s.payload = node + payload_offset(type_of(ref), s.size, b, sizeof(Value));
+  return s;
+}
+
+// The size of the union of two sorted lists, over a team: both sizes less the keys of `a`
+// that `b` holds too.
+template <class Member>
+KOKKOS_INLINE_FUNCTION offset_type team_union_size(const Member& team, const SortedEntries& a, const SortedEntries& b) {
+  offset_type both = 0;
+  Kokkos::parallel_reduce(
+      Kokkos::TeamThreadRange(team, a.size),
+      [&](const std::uint32_t k, offset_type& s) {
+        const std::uint32_t key = a.key(k);
+        if (b.holds_at(b.lower_bound(key), key)) ++s;
+      },
+      both);
+  return offset_type(a.size) + offset_type(b.size) - both;
+}
+
 // The pairs of one level: the nodes of A and B at one position (0 where a term has none) and
 // where C's reference to the node built from them goes.
 template <class Device>
@@ -334,6 +410,12 @@ struct PlanAddNodes {
   }
 
   KOKKOS_INLINE_FUNCTION void plan(const member_type& team, const index_type i, const scratch_words& bits) const {
+    if (merged_by_search(A, a(i), B, b(i))) {
+      const offset_type n =
+          team_union_size(team, sorted_entries(A, a(i), log2_block), sorted_entries(B, b(i), log2_block));
+      Kokkos::single(Kokkos::PerTeam(team), [&]() { plan_node<Value>(count, type, bytes, i, n, log2_block, leaf); });
+      return;
+    }
     const int words = position_words(log2_block);
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, words), [&](const int w) { bits(w) = 0; });
     team.team_barrier();
@@ -491,7 +573,27 @@ struct WriteAddNodes {
   // sends it again).
   offset_type pool_bytes;
 
-  static std::size_t scratch_bytes(int log2_block) { return 3 * AddTeam<Device>::map_bytes(log2_block); }
+  // A team's scratch: three d*d-bit maps (A's positions, B's, the union's before each word), or
+  // for a pair merged by search the entries of both terms before each of A's (at most
+  // min(d*d, large_pair_entries) + 1 words), in the same words.
+  struct Scratch {
+    scratch_words in_a, in_b, before, both_before;
+  };
+  KOKKOS_INLINE_FUNCTION static std::size_t scratch_words_per_team(int log2_block) {
+    const std::size_t words = static_cast<std::size_t>(position_words(log2_block));
+    const std::size_t positions = std::size_t(1) << (2 * log2_block);
+    const std::size_t merge = (positions < large_pair_entries ? positions : large_pair_entries) + 1;
+    return 3 * words > merge ? 3 * words : merge;
+  }
+  static std::size_t scratch_bytes(int log2_block) {
+    return scratch_words::shmem_size(scratch_words_per_team(log2_block));
+  }
+  KOKKOS_INLINE_FUNCTION static Scratch team_scratch(const member_type& team, int log2_block) {
+    const int words = position_words(log2_block);
+    scratch_words all(team.team_scratch(0), scratch_words_per_team(log2_block));
+    std::uint32_t* const p = all.data();
+    return {scratch_words(p, words), scratch_words(p + words, words), scratch_words(p + 2 * words, words), all};
+  }
 
   KOKKOS_INLINE_FUNCTION bool level_fits() const { return bin.level(level_end) <= pool_bytes; }
 
@@ -529,22 +631,71 @@ struct WriteAddNodes {
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
-    const int words = position_words(log2_block);
-    scratch_words in_a(team.team_scratch(0), words), in_b(team.team_scratch(0), words);
-    scratch_words before(team.team_scratch(0), words);  // positions of the union in earlier words
+    const Scratch scratch = team_scratch(team, log2_block);
     // The whole team returns or none: every thread reads the same word.
     if (!level_fits()) return;
     const offset_type size = bin.size();
     for (offset_type k = team.league_rank(); k < size; k += team.league_size()) {
-      write(team, bin[k], in_a, in_b, before);
-      team.team_barrier();  // the maps are cleared for the next pair
+      write(team, bin[k], scratch);
+      team.team_barrier();  // the scratch is reused for the next pair
     }
   }
 
-  KOKKOS_INLINE_FUNCTION void write(const member_type& team, const index_type i, const scratch_words& in_a,
-                                    const scratch_words& in_b, const scratch_words& before) const {
-    mark(team, i, in_a, in_b);
-    write_marked(team, i, in_a, in_b, before);
+  KOKKOS_INLINE_FUNCTION void write(const member_type& team, const index_type i, const Scratch& scratch) const {
+    if (merged_by_search(A, pairs.a(i), B, pairs.b(i)) && !is_dense(static_cast<NodeType>(type(i)))) {
+      write_merged(team, i, scratch.both_before);
+      return;
+    }
+    mark(team, i, scratch.in_a, scratch.in_b);
+    write_marked(team, i, scratch.in_a, scratch.in_b, scratch.before);
+  }
+
+  // Writes pair i merged by search (merged_by_search; C's node sparse): the rank of A's entry k
+  // in C is k, plus B's entries before it, less the entries of both before it; the rank of B's
+  // entry k at a position A lacks is k, plus A's j entries before it, less the entries of both
+  // among those j. One team scan over A's entries counts the entries of both before each.
+  KOKKOS_INLINE_FUNCTION void write_merged(const member_type& team, const index_type i,
+                                           const scratch_words& both_before) const {
+    const SortedEntries la = sorted_entries(A, pairs.a(i), log2_block);
+    const SortedEntries lb = sorted_entries(B, pairs.b(i), log2_block);
+    Kokkos::parallel_scan(Kokkos::TeamThreadRange(team, la.size + 1),
+                          [&](const std::uint32_t k, std::uint32_t& partial, const bool final) {
+                            if (final) both_before(k) = partial;
+                            if (k < la.size && lb.holds_at(lb.lower_bound(la.key(k)), la.key(k))) ++partial;
+                          });
+    team.team_barrier();
+    const NodeType t = static_cast<NodeType>(type(i));
+    const offset_type at = offset(i), n = count(i);
+    unsigned char* const node = reinterpret_cast<unsigned char*>(pool.data()) + at;
+    const offset_type payload_at = payload_offset(t, n, log2_block, sizeof(Value));
+    const index_type first_pair = leaf ? 0 : first_child(first, bin.level, i);
+    Kokkos::single(Kokkos::PerTeam(team), [&]() { write_node_header(pool, root, at, t, n, pairs.slot(i)); });
+    // One entry of C at rank from term entry k of `from` (A's or B's), and B's entry jb where both
+    // hold it (-1 where not).
+    const auto emit = [&](const std::uint32_t rank, const SortedEntries& from, const std::uint32_t k, const bool from_a,
+                          const int jb) {
+      write_coordinates(node, rank, (from.row(k) << log2_block) | from.col(k), log2_block);
+      if (leaf) {
+        // The order of the other paths: alpha a, then + beta b.
+        const Value v = (from_a ? A : B).term_value(reinterpret_cast<const Value*>(from.payload)[k]);
+        reinterpret_cast<Value*>(node + payload_at)[rank] =
+            jb >= 0 ? v + B.term_value(reinterpret_cast<const Value*>(lb.payload)[jb]) : v;
+      } else {
+        const index_type j = first_pair + static_cast<index_type>(rank);
+        const offset_type child = reinterpret_cast<const offset_type*>(from.payload)[k];
+        next.a(j) = from_a ? child : offset_type(0);
+        next.b(j) = from_a ? (jb >= 0 ? reinterpret_cast<const offset_type*>(lb.payload)[jb] : offset_type(0)) : child;
+        next.slot(j) = at + payload_at + offset_type(rank) * 8;
+      }
+    };
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, la.size), [&](const std::uint32_t k) {
+      const std::uint32_t key = la.key(k), j = lb.lower_bound(key);
+      emit(k + j - both_before(k), la, k, true, lb.holds_at(j, key) ? static_cast<int>(j) : -1);
+    });
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, lb.size), [&](const std::uint32_t k) {
+      const std::uint32_t key = lb.key(k), j = la.lower_bound(key);
+      if (!la.holds_at(j, key)) emit(k + j - both_before(j), lb, k, false, -1);
+    });
   }
 
   // Pair i's positions in A's node in in_a, in B's in in_b (both cleared first).
@@ -660,8 +811,8 @@ struct AddFirstLevel {
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
     const int words = position_words(plan.log2_block);
-    scratch_words in_a(team.team_scratch(0), words), in_b(team.team_scratch(0), words);
-    scratch_words before(team.team_scratch(0), words);
+    const auto scratch = WriteAddNodes<Value, Device>::team_scratch(team, plan.log2_block);
+    const auto &in_a = scratch.in_a, &in_b = scratch.in_b;
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, control.extent(0)),
                          [&](const offset_type k) { control(k) = 0; });
     Kokkos::single(Kokkos::PerTeam(team), [&]() {
@@ -671,12 +822,19 @@ struct AddFirstLevel {
       write.pairs.slot(0) = add_root_slot;
     });
     team.team_barrier();
-    // The pair is marked once, for its plan and its write: the union's size from the two maps.
-    write.mark(team, 0, in_a, in_b);
+    // The union's size by search (merged_by_search), or from the two maps, marked once for the
+    // plan and the write.
+    const bool merged = merged_by_search(plan.A, root_a, plan.B, root_b);
     offset_type n = 0;
-    Kokkos::parallel_reduce(
-        Kokkos::TeamThreadRange(team, words), [&](const int w, offset_type& s) { s += popcount32(in_a(w) | in_b(w)); },
-        n);
+    if (merged) {
+      n = team_union_size(team, sorted_entries(plan.A, root_a, plan.log2_block),
+                          sorted_entries(plan.B, root_b, plan.log2_block));
+    } else {
+      write.mark(team, 0, in_a, in_b);
+      Kokkos::parallel_reduce(
+          Kokkos::TeamThreadRange(team, words),
+          [&](const int w, offset_type& s) { s += popcount32(in_a(w) | in_b(w)); }, n);
+    }
     Kokkos::single(Kokkos::PerTeam(team), [&]() {
       plan_node<Value>(plan.count, plan.type, plan.bytes, 0, n, plan.log2_block, plan.leaf);
       offset(0) = base;
@@ -686,7 +844,11 @@ struct AddFirstLevel {
       write.bin.level(level_end) = base + plan.bytes(0);
     });
     team.team_barrier();
-    write.write_marked(team, 0, in_a, in_b, before);
+    if (merged) {
+      write.write(team, 0, scratch);  // by search, or by the maps where C's root is dense
+    } else {
+      write.write_marked(team, 0, in_a, in_b, scratch.before);
+    }
   }
 };
 
