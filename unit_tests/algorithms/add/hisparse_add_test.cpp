@@ -4,8 +4,9 @@
 // and adds new ones, in the four transpose combinations and three conjugating ones, with
 // scale factors; terms carrying their own transpose flag and scale; terms that share
 // sub-trees after local edits; terms of different block sizes; pairs at the edge between the
-// one-thread merge and the team path; cases that outgrow the pool's and the workspace's first
-// allocation, and the workspace on its own; and the errors.
+// one-thread merge and the team path, and at the edge between the team's search and its maps;
+// cases that outgrow the pool's and the workspace's first allocation, and the workspace on its
+// own; and the errors.
 #include "algorithms/add/add_check.hpp"
 #include "formats/hisparse/hisparse_test_matrices.hpp"
 
@@ -144,12 +145,30 @@ TYPED_TEST(HiSparseAdd, TermsOfDifferentBlockSizes) {
 // without overlap, one side absent, transposed terms (whose positions arrive out of order), and
 // dense nodes from small blocks. The cases repeat until the leaf level has more pairs than
 // small_level_pairs, where every pair of a level would take the team path.
+// One leaf of A and one of the partner at the same place: their entries, and the positions they share.
+struct LeafPair {
+  int a, b, overlap;
+};
+
+// A + partner p in every mode pair against the host reference, B stored so that op(B) has
+// op(A)'s shape (and overlaps it where p overlaps a).
+template <class Value>
+void expect_every_mode_matches_reference(const HostCoo<Value>& a, const HostCoo<Value>& p, int log2_block,
+                                         const Value& alpha, const Value& beta) {
+  const auto A = to_hisparse<Device>(a, log2_block);
+  for (const ModePair& m : mode_pairs) {
+    SCOPED_TRACE(std::string("op(A) = ") + m.a + ", op(B) = " + m.b);
+    const SpmvMode ma = parse_spmv_mode(m.a), mb = parse_spmv_mode(m.b);
+    const auto b = is_transposed(ma) == is_transposed(mb) ? p : transposed(p);
+    const auto B = to_hisparse<Device>(b, log2_block);
+    test::expect_add_matches_reference(add(ExecSpace(), m.a, alpha, A, m.b, beta, B),
+                                       reference::coo_add(ma, alpha, a, mb, beta, b));
+  }
+}
+
 TYPED_TEST(HiSparseAdd, ShortAndTeamPairsMeetAtTheirEdge) {
   using Value = TypeParam;
   static_assert(hisparse::Impl::short_pair_entries == 16, "the cases below sit at 16 entries");
-  struct LeafPair {
-    int a, b, overlap;  // entries of A's leaf, of the partner's, and positions they share
-  };
   constexpr LeafPair leaves[] = {{8, 8, 0},  {8, 9, 0},  {8, 8, 4},  {9, 8, 8},  {16, 0, 0}, {17, 0, 0},
                                  {0, 16, 0}, {0, 17, 0}, {1, 1, 1},  {15, 1, 0}, {1, 16, 0}, {12, 5, 3},
                                  {16, 16, 16}, {2, 15, 1}, {0, 1, 0}, {64, 1, 1}};
@@ -172,17 +191,35 @@ TYPED_TEST(HiSparseAdd, ShortAndTeamPairsMeetAtTheirEdge) {
       const index_type first_b = na - leaf.overlap;
       for (index_type k = first_b; k < first_b + leaf.b && k < positions; ++k) put(p, k, -2.0 - double(k));
     }
-    const Value alpha = value_from<Value>(1.5, -0.5), beta = value_from<Value>(0.75, 0.0);
-    const auto A = to_hisparse<Device>(a, log2_block);
-    for (const ModePair& m : mode_pairs) {
-      SCOPED_TRACE(std::string("op(A) = ") + m.a + ", op(B) = " + m.b);
-      const SpmvMode ma = parse_spmv_mode(m.a), mb = parse_spmv_mode(m.b);
-      const auto b = is_transposed(ma) == is_transposed(mb) ? p : transposed(p);
-      const auto B = to_hisparse<Device>(b, log2_block);
-      test::expect_add_matches_reference(add(ExecSpace(), m.a, alpha, A, m.b, beta, B),
-                                         reference::coo_add(ma, alpha, a, mb, beta, b));
-    }
+    expect_every_mode_matches_reference(a, p, log2_block, value_from<Value>(1.5, -0.5), value_from<Value>(0.75, 0.0));
   }
+}
+
+// Pairs of sparse leaves of d = 128 on either side of large_pair_entries (1024) entries together:
+// up to it, without a transposed term, a team merges them by binary search (merged_by_search);
+// past it, and with a transposed term, by d*d-bit maps. Both must write the same canonical C,
+// with and without positions the two leaves share.
+TYPED_TEST(HiSparseAdd, SearchedAndMappedPairsMeetAtTheirEdge) {
+  using Value = TypeParam;
+  static_assert(hisparse::Impl::large_pair_entries == 1024, "the cases below sit at 1024 entries");
+  constexpr LeafPair leaves[] = {{1024, 0, 0},   {1025, 0, 0},   {0, 1024, 0},  {512, 512, 0},
+                                 {512, 513, 0},  {1000, 24, 24}, {600, 600, 176}, {16, 1008, 8}};
+  constexpr int cases = sizeof(leaves) / sizeof(leaves[0]);
+  constexpr int log2_block = 7;
+  const index_type d = index_type(1) << log2_block, positions = d * d;
+  HostCoo<Value> a(d, cases * d), p(d, cases * d);
+  for (int j = 0; j < cases; ++j) {
+    const LeafPair& leaf = leaves[j];
+    // Leaf j's positions in a fixed order of odd steps (a permutation of its d * d positions).
+    const auto put = [&](HostCoo<Value>& m, index_type k, double v) {
+      const index_type pos = (k * 37 + 11) % positions;
+      m.push_back(pos / d, j * d + pos % d, value_from<Value>(v, 0.25 * v));
+    };
+    for (index_type k = 0; k < leaf.a; ++k) put(a, k, 1.0 + double(k));
+    const index_type first_b = leaf.a - leaf.overlap;
+    for (index_type k = first_b; k < first_b + leaf.b; ++k) put(p, k, -3.0 - double(k));
+  }
+  expect_every_mode_matches_reference(a, p, log2_block, value_from<Value>(1.25, 0.5), value_from<Value>(-0.5, 0.0));
 }
 
 // The two places the addition's allocations can fall short, each forced by its case: C's pool
