@@ -29,7 +29,8 @@
 // A team's pair of two sparse nodes (or one) of at most large_pair_entries
 // entries whose terms are not read transposed takes no map: both position
 // lists are sorted as they lie in the pool, so plan counts the union by binary
-// searches and write ranks each entry by one (merged_by_search).
+// searches and write ranks each entry by one, over the lists' keys staged in
+// team scratch (merged_by_search).
 // Leaf values: factor_a * a (conjugated with the mode), then + factor_b * b
 // where both hold the position (after a team barrier, so every position has
 // one writer per phase and the order of the two terms is fixed). A sum that
@@ -208,26 +209,30 @@ KOKKOS_INLINE_FUNCTION std::uint32_t merge_positions(const SortedPositions& a, c
 // entry where the maps cost it d*d/32 words to clear and scan per pair whatever its size: on
 // ct2010 the warp pairs' writing launch took 110 us for 13444 pairs. Measured on an H200
 // (docs/PERFORMANCE.md, 2026-11-28): ct2010, HEP-th and the hubs 1.28-1.45x faster in NN, but 18
-// of the 25 additions up to 21% slower (the small two-level ones 0.84-0.97x): a lookup is
-// about nine dependent reads of the pool from L2, and an entry of A takes three. Staging both
-// lists' keys in team scratch (one coalesced read) is the next step.
+// of the 25 additions up to 21% slower (the small two-level ones 0.84-0.97x) while the lookups
+// read the pool (about nine dependent reads from L2 each, three per entry of A). Both lists'
+// keys are now staged in team scratch first (team_stage_pair: one read of each node's
+// coordinates), so a lookup reads scratch: NN 1.06x on the geometric mean of the 25 additions
+// against the lookups in the pool, same run (H200, docs/PERFORMANCE.md, 2026-11-29).
 template <class Value, class Device>
 KOKKOS_INLINE_FUNCTION bool merged_by_search(const AddTermRef<Value, Device>& A, offset_type a,
                                              const AddTermRef<Value, Device>& B, offset_type b) {
-  const bool sparse = (a == 0 || !is_dense(type_of(a))) && (b == 0 || !is_dense(type_of(b)));
-  return sparse && !A.transposed && !B.transposed && node_entries(A, a) + node_entries(B, b) <= large_pair_entries;
+  // Every pair but the block bin's (a dense node, or more than large_pair_entries entries).
+  return !A.transposed && !B.transposed && pair_bin(A, a, B, b) != PairBin::block_pair;
 }
 
-// A sparse node's entries as the sorted list they are: key(k) orders them as their positions
-// do (local row, then column, each below 256); payload(k) is entry k's value or child.
+// A sparse node's entries as the sorted list they are, their keys staged in team scratch
+// (team_stage_entries): key(k) orders them as their positions do (local row, then column, each
+// below 256), so a lookup reads scratch, not the pool; payload points at their values or
+// children in the pool.
 struct SortedEntries {
-  const unsigned char* coordinates = nullptr;
+  const std::uint16_t* keys = nullptr;
   const unsigned char* payload = nullptr;
   std::uint32_t size = 0;
 
-  KOKKOS_INLINE_FUNCTION std::uint32_t row(std::uint32_t k) const { return coordinates[2 * k]; }
-  KOKKOS_INLINE_FUNCTION std::uint32_t col(std::uint32_t k) const { return coordinates[2 * k + 1]; }
-  KOKKOS_INLINE_FUNCTION std::uint32_t key(std::uint32_t k) const { return (row(k) << 8) | col(k); }
+  KOKKOS_INLINE_FUNCTION std::uint32_t key(std::uint32_t k) const { return keys[k]; }
+  KOKKOS_INLINE_FUNCTION std::uint32_t row(std::uint32_t k) const { return key(k) >> 8; }
+  KOKKOS_INLINE_FUNCTION std::uint32_t col(std::uint32_t k) const { return key(k) & 0xffu; }
   // The number of entries whose key is below `key`.
   KOKKOS_INLINE_FUNCTION std::uint32_t lower_bound(std::uint32_t key) const {
     std::uint32_t lo = 0, hi = size;
@@ -247,15 +252,52 @@ struct SortedEntries {
   }
 };
 
-template <class Value, class Device>
-KOKKOS_INLINE_FUNCTION SortedEntries sorted_entries(const AddTermRef<Value, Device>& term, offset_type ref, int b) {
+// The entries of the sparse node behind ref (none for the null reference), their keys written
+// to `keys` (team scratch) by the team: one read of the node's coordinates, spread over the
+// team. The caller puts a team barrier between this and the first lookup.
+template <class Value, class Device, class Member>
+KOKKOS_INLINE_FUNCTION SortedEntries team_stage_entries(const Member& team, const AddTermRef<Value, Device>& term,
+                                                        offset_type ref, int b, std::uint16_t* keys) {
   SortedEntries s;
+  s.keys = keys;
   if (ref == 0) return s;
   const unsigned char* node = term.tree.bytes() + offset_of(ref);
   s.size = *reinterpret_cast<const std::uint32_t*>(node);
-  s.coordinates = node + node_header_bytes;
   s.payload = node + payload_offset(type_of(ref), s.size, b, sizeof(Value));
+  const unsigned char* const coordinates = node + node_header_bytes;
+  Kokkos::parallel_for(Kokkos::TeamThreadRange(team, s.size), [&](const std::uint32_t k) {
+    keys[k] = static_cast<std::uint16_t>((std::uint32_t(coordinates[2 * k]) << 8) | coordinates[2 * k + 1]);
+  });
   return s;
+}
+
+// The keys of both nodes of a pair merged by search, staged in team scratch one after the
+// other (A's, then B's: at most large_pair_entries in all), and what follows them.
+struct StagedPair {
+  SortedEntries a, b;
+  std::uint16_t* after = nullptr;
+};
+
+template <class Value, class Device, class Member>
+KOKKOS_INLINE_FUNCTION StagedPair team_stage_pair(const Member& team, const AddTermRef<Value, Device>& A,
+                                                  offset_type a, const AddTermRef<Value, Device>& B, offset_type b,
+                                                  int log2_block, std::uint16_t* scratch) {
+  StagedPair p;
+  p.a = team_stage_entries(team, A, a, log2_block, scratch);
+  p.b = team_stage_entries(team, B, b, log2_block, scratch + p.a.size);
+  p.after = scratch + p.a.size + p.b.size;
+  team.team_barrier();
+  return p;
+}
+
+// Scratch words for a pair merged by search: both nodes' keys (16 bits each, at most
+// min(2 d*d, large_pair_entries)), and with `both_before` the entries of both before each of
+// A's (16 bits each, at most min(d*d, large_pair_entries) + 1).
+KOKKOS_INLINE_FUNCTION constexpr std::size_t merge_scratch_words(int log2_block, bool both_before) {
+  const std::size_t positions = std::size_t(1) << (2 * log2_block);
+  const std::size_t keys = 2 * positions < large_pair_entries ? 2 * positions : large_pair_entries;
+  const std::size_t counts = both_before ? (positions < large_pair_entries ? positions : large_pair_entries) + 1 : 0;
+  return (keys + counts + 1) / 2;
 }
 
 // The size of the union of two sorted lists, over a team: both sizes less the keys of `a`
@@ -383,7 +425,15 @@ struct PlanAddNodes {
   int log2_block;
   bool leaf;
 
-  static std::size_t scratch_bytes(int log2_block) { return AddTeam<Device>::map_bytes(log2_block); }
+  // A d*d-bit map, or a merged pair's keys, in the same words.
+  KOKKOS_INLINE_FUNCTION static std::size_t scratch_words_per_team(int log2_block) {
+    const std::size_t words = static_cast<std::size_t>(position_words(log2_block));
+    const std::size_t merge = merge_scratch_words(log2_block, false);
+    return words > merge ? words : merge;
+  }
+  static std::size_t scratch_bytes(int log2_block) {
+    return scratch_words::shmem_size(scratch_words_per_team(log2_block));
+  }
 
   KOKKOS_INLINE_FUNCTION void operator()(const index_type i) const {
     const PairBin kind = pair_bin(A, a(i), B, b(i));
@@ -400,19 +450,19 @@ struct PlanAddNodes {
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
     // Team scratch is handed out once per team (each view advances its allocator).
-    const int words = position_words(log2_block);
-    scratch_words bits(team.team_scratch(0), words);
+    scratch_words bits(team.team_scratch(0), scratch_words_per_team(log2_block));
     const offset_type size = bin.size();
     for (offset_type k = team.league_rank(); k < size; k += team.league_size()) {
       plan(team, bin[k], bits);
-      team.team_barrier();  // the map is cleared for the next pair
+      team.team_barrier();  // the scratch is reused for the next pair
     }
   }
 
   KOKKOS_INLINE_FUNCTION void plan(const member_type& team, const index_type i, const scratch_words& bits) const {
     if (merged_by_search(A, a(i), B, b(i))) {
-      const offset_type n =
-          team_union_size(team, sorted_entries(A, a(i), log2_block), sorted_entries(B, b(i), log2_block));
+      const StagedPair p =
+          team_stage_pair(team, A, a(i), B, b(i), log2_block, reinterpret_cast<std::uint16_t*>(bits.data()));
+      const offset_type n = team_union_size(team, p.a, p.b);
       Kokkos::single(Kokkos::PerTeam(team), [&]() { plan_node<Value>(count, type, bytes, i, n, log2_block, leaf); });
       return;
     }
@@ -574,15 +624,14 @@ struct WriteAddNodes {
   offset_type pool_bytes;
 
   // A team's scratch: three d*d-bit maps (A's positions, B's, the union's before each word), or
-  // for a pair merged by search the entries of both terms before each of A's (at most
-  // min(d*d, large_pair_entries) + 1 words), in the same words.
+  // for a pair merged by search both nodes' keys and the entries of both before each of A's
+  // (merge_scratch_words), in the same words.
   struct Scratch {
-    scratch_words in_a, in_b, before, both_before;
+    scratch_words in_a, in_b, before, all;
   };
   KOKKOS_INLINE_FUNCTION static std::size_t scratch_words_per_team(int log2_block) {
     const std::size_t words = static_cast<std::size_t>(position_words(log2_block));
-    const std::size_t positions = std::size_t(1) << (2 * log2_block);
-    const std::size_t merge = (positions < large_pair_entries ? positions : large_pair_entries) + 1;
+    const std::size_t merge = merge_scratch_words(log2_block, true);
     return 3 * words > merge ? 3 * words : merge;
   }
   static std::size_t scratch_bytes(int log2_block) {
@@ -643,7 +692,7 @@ struct WriteAddNodes {
 
   KOKKOS_INLINE_FUNCTION void write(const member_type& team, const index_type i, const Scratch& scratch) const {
     if (merged_by_search(A, pairs.a(i), B, pairs.b(i)) && !is_dense(static_cast<NodeType>(type(i)))) {
-      write_merged(team, i, scratch.both_before);
+      write_merged(team, i, reinterpret_cast<std::uint16_t*>(scratch.all.data()));
       return;
     }
     mark(team, i, scratch.in_a, scratch.in_b);
@@ -653,14 +702,16 @@ struct WriteAddNodes {
   // Writes pair i merged by search (merged_by_search; C's node sparse): the rank of A's entry k
   // in C is k, plus B's entries before it, less the entries of both before it; the rank of B's
   // entry k at a position A lacks is k, plus A's j entries before it, less the entries of both
-  // among those j. One team scan over A's entries counts the entries of both before each.
+  // among those j. One team scan over A's entries counts the entries of both before each. Both
+  // nodes' keys and those counts are in team scratch (merge_scratch_words).
   KOKKOS_INLINE_FUNCTION void write_merged(const member_type& team, const index_type i,
-                                           const scratch_words& both_before) const {
-    const SortedEntries la = sorted_entries(A, pairs.a(i), log2_block);
-    const SortedEntries lb = sorted_entries(B, pairs.b(i), log2_block);
+                                           std::uint16_t* const scratch) const {
+    const StagedPair p = team_stage_pair(team, A, pairs.a(i), B, pairs.b(i), log2_block, scratch);
+    const SortedEntries &la = p.a, &lb = p.b;
+    std::uint16_t* const both_before = p.after;
     Kokkos::parallel_scan(Kokkos::TeamThreadRange(team, la.size + 1),
                           [&](const std::uint32_t k, std::uint32_t& partial, const bool final) {
-                            if (final) both_before(k) = partial;
+                            if (final) both_before[k] = static_cast<std::uint16_t>(partial);
                             if (k < la.size && lb.holds_at(lb.lower_bound(la.key(k)), la.key(k))) ++partial;
                           });
     team.team_barrier();
@@ -690,11 +741,11 @@ struct WriteAddNodes {
     };
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, la.size), [&](const std::uint32_t k) {
       const std::uint32_t key = la.key(k), j = lb.lower_bound(key);
-      emit(k + j - both_before(k), la, k, true, lb.holds_at(j, key) ? static_cast<int>(j) : -1);
+      emit(k + j - both_before[k], la, k, true, lb.holds_at(j, key) ? static_cast<int>(j) : -1);
     });
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, lb.size), [&](const std::uint32_t k) {
       const std::uint32_t key = lb.key(k), j = la.lower_bound(key);
-      if (!la.holds_at(j, key)) emit(k + j - both_before(j), lb, k, false, -1);
+      if (!la.holds_at(j, key)) emit(k + j - both_before[j], lb, k, false, -1);
     });
   }
 
@@ -827,8 +878,10 @@ struct AddFirstLevel {
     const bool merged = merged_by_search(plan.A, root_a, plan.B, root_b);
     offset_type n = 0;
     if (merged) {
-      n = team_union_size(team, sorted_entries(plan.A, root_a, plan.log2_block),
-                          sorted_entries(plan.B, root_b, plan.log2_block));
+      const StagedPair p = team_stage_pair(team, plan.A, root_a, plan.B, root_b, plan.log2_block,
+                                           reinterpret_cast<std::uint16_t*>(scratch.all.data()));
+      n = team_union_size(team, p.a, p.b);
+      team.team_barrier();  // write() stages the keys again
     } else {
       write.mark(team, 0, in_a, in_b);
       Kokkos::parallel_reduce(
