@@ -10,11 +10,12 @@
 // of the level's totals on the host (to size the next level, to check the
 // pool's room, and to size the writing launches: a bin without pairs is not
 // launched); and the writing launches, per bin or one — a small leaf level's
-// before that read, writing only where the pool has room. A two-level addition
-// whose root can have at most unread_leaf_pairs children does not read the
-// root either: its leaves are planned and placed by one launch (the last team
-// places them), written by the next, and the host waits once, at the end
-// (add_leaves_unread). C's pool is allocated once per addition; the levels'
+// before that read, writing only where the pool has room. Where the root can
+// have at most unread_level_pairs children, the host does not read the root
+// either: the second level is planned and placed by one launch (the last team
+// places it), written by the next, and the host reads both levels at once
+// (add_second_level_unread); a two-level addition then waits for the device
+// once, at its end. C's pool is allocated once per addition; the levels'
 // scratch (hisparse_add_workspace.hpp) is the handle's, kept from one addition
 // to the next. Transposing or conjugating a term costs nothing extra: the
 // traversal reads the term's nodes with swapped local coordinates and
@@ -41,7 +42,11 @@
 namespace strata::Impl {
 
 // The bins of pairs that take a team: threads per team on devices, and at most how many teams
-// a launch starts (each loops over its bin's list; the host does not read the bins' sizes).
+// a launch starts (each loops over its bin's list; the host does not read the bins' sizes). On
+// the H200 a cap of the teams the device holds at once (its concurrency over the team's threads:
+// 8448 warps, 1056 blocks) left Poisson 100^3 0.90x as fast in NN (docs/PERFORMANCE.md,
+// 2026-11-29; not profiled: a team's share of the pairs is fixed by its rank, so fewer teams
+// balance uneven pairs worse).
 struct AddTeamBin {
   bool block;
   int threads;
@@ -49,12 +54,21 @@ struct AddTeamBin {
 };
 inline constexpr AddTeamBin add_team_bins[2] = {{false, 32, 1 << 16}, {true, 256, 1 << 12}};
 
-// The leaves of a two-level addition go out before the host reads the root (add_leaves_unread)
-// where the root can have at most this many children: d*d for trees of d = 128, the default, so
-// every two-level addition of such trees. On the H200 a bound of small_level_pairs (1024) left
-// the two-level matrices of the suite with 1225-11449 possible children 1.12-1.28x slower
-// (docs/PERFORMANCE.md, 2026-11-28).
-inline constexpr hisparse::offset_type unread_leaf_pairs = hisparse::offset_type(1) << 14;
+// The second level goes out before the host reads the root (add_second_level_unread) where the
+// root can have at most this many children: d*d for trees of d = 128, the default, so every
+// addition of such trees. On the H200 a bound of small_level_pairs (1024) left the two-level
+// matrices of the suite with 1225-11449 possible children 1.12-1.28x slower (docs/PERFORMANCE.md,
+// 2026-11-28). An addition of three or more levels saves a host wait and the placing scan's
+// launch: 1.00-1.08x on the suite's eleven three-level additions in NN (2026-11-29).
+inline constexpr hisparse::offset_type unread_level_pairs = hisparse::offset_type(1) << 14;
+
+// The second level, sent before the host read the root: where it ends in C's pool, its
+// children (C's entries where it is the leaf level) and, on inner levels, the third level's pairs.
+template <class Device>
+struct UnreadLevel {
+  hisparse::offset_type end = 0, children = 0;
+  hisparse::Impl::AddPairs<Device> next;
+};
 
 // A level's plan in the workspace (AddWorkspace::plan(n)), six words per pair: per pair its
 // union count, C's node type, bytes and pool offset, (inner levels) the index of its first child
@@ -101,12 +115,12 @@ struct AddFormat<ExecSpace, HiSparseMatrix<Value, Device>> {
     space.fence();
   }
 
-  static hisparse::offset_type add_leaves_unread(const ExecSpace& space, State& workspace,
-                                                 hisparse::PoolStorage<Device>& storage,
-                                                 const hisparse::Impl::AddTermRef<Value, Device>& ta,
-                                                 const hisparse::Impl::AddTermRef<Value, Device>& tb, int b,
-                                                 hisparse::offset_type root_start, hisparse::offset_type root_children,
-                                                 index_type& nnz);
+  static UnreadLevel<Device> add_second_level_unread(const ExecSpace& space, State& workspace,
+                                                      hisparse::PoolStorage<Device>& storage,
+                                                      const hisparse::Impl::AddTermRef<Value, Device>& ta,
+                                                      const hisparse::Impl::AddTermRef<Value, Device>& tb, int b,
+                                                      hisparse::offset_type root_start,
+                                                      hisparse::offset_type root_children, bool leaf);
 
   static hisparse::Impl::AddTermRef<Value, Device> term(const matrix_type& m, const Value& factor, bool conjugated) {
     hisparse::Impl::AddTermRef<Value, Device> t;
@@ -231,12 +245,16 @@ auto AddFormat<ExecSpace, HiSparseMatrix<Value, Device>>::apply(const ExecSpace&
             team_policy(space, 1, block_bin, AddFirstLevel<Value, Device>::scratch_bytes(b)),
             AddFirstLevel<Value, Device>{plan_nodes, writer(leaf ? AddPairs<Device>{} : workspace.next_room()), control,
                                          offset, first, a.root(), other.root(), used});
-        // The leaves of a two-level addition whose root can have at most unread_leaf_pairs
-        // children go out before the host reads the root: the addition's one host wait is its last.
-        const bool leaves_unread = L == 2 && root_children <= unread_leaf_pairs;
-        const offset_type leaves_end =
-            leaves_unread ? add_leaves_unread(space, workspace, *storage, ta, tb, b, used, root_children, nnz) : 0;
-        if (!leaves_unread) read_control_words(space, workspace);  // (add_leaves_unread read it, after the leaves)
+        // The second level of a root that can have at most unread_level_pairs children goes out
+        // before the host reads the root: one host wait for both levels (a two-level addition's
+        // one wait is its last).
+        const bool second_unread = !leaf && root_children <= unread_level_pairs;
+        UnreadLevel<Device> second;
+        if (second_unread) {
+          second = add_second_level_unread(space, workspace, *storage, ta, tb, b, used, root_children, L == 2);
+        } else {
+          read_control_words(space, workspace);  // (add_second_level_unread read it, after the level)
+        }
         const offset_type root_bytes = total(level_bytes), children = total(level_children) - root_bytes;
         // (A leaf root's "children" are its entries: C's nnz.)
         STRATA_REQUIRE(root_bytes <= root_room && (leaf || children <= root_children),
@@ -244,10 +262,16 @@ auto AddFormat<ExecSpace, HiSparseMatrix<Value, Device>>::apply(const ExecSpace&
                            std::to_string(children) + " children) exceeds the room made for it (" +
                            std::to_string(root_room) + " bytes, " + std::to_string(root_children) + " children)");
         root_ref = control_on_host(AddWorkspace<Device>::root_word);
-        read_after_last_launch = leaf || leaves_unread;
-        if (leaves_unread) {
-          used = leaves_end;
-          break;
+        read_after_last_launch = leaf || (second_unread && L == 2);
+        if (second_unread) {
+          used = second.end;
+          if (L == 2) {
+            nnz = static_cast<index_type>(second.children);
+            break;
+          }
+          pairs = second.next;
+          l = 1;  // the loop goes on with the third level
+          continue;
         }
         used += root_bytes;
         if (leaf) nnz = static_cast<index_type>(children);
@@ -321,22 +345,23 @@ auto AddFormat<ExecSpace, HiSparseMatrix<Value, Device>>::apply(const ExecSpace&
   return matrix_type(storage, root_ref, rows, cols, b, nnz);
 }
 
-// The leaf level of a two-level addition whose root can have at most unread_leaf_pairs children,
-// sent right after the first level's launch, before the host has read the root: one launch
-// plans and places the leaves (PlanAndPlaceLevel: the teams count the pairs from the root's
-// totals, the last team places them after the root), one writes them, and then the host reads
-// the control words once. Where C's leaves end past the pool (the terms' bytes hold C but for
-// unions padded beyond their parts) the writing launch wrote nothing: the pool grows and it
-// goes again. Returns the pool's bytes in use after the leaves; C's entries in nnz.
+// The second level, where the root can have at most unread_level_pairs children, sent right
+// after the first level's launch, before the host has read the root: one launch plans and places
+// the level (PlanAndPlaceLevel: the teams count the pairs from the root's totals, the last team
+// places them after the root), one writes it (on an inner level, the third level's pairs into
+// lists of the workspace's capacity), and then the host reads the control words once. Where the
+// level ends past the pool (the terms' bytes hold C but for unions padded beyond their parts), or
+// its children exceed the lists' room, the writing launch wrote nothing: the pool or the
+// workspace grows and it goes again.
 template <class ExecSpace, class Value, class Device>
-hisparse::offset_type AddFormat<ExecSpace, HiSparseMatrix<Value, Device>>::add_leaves_unread(
+UnreadLevel<Device> AddFormat<ExecSpace, HiSparseMatrix<Value, Device>>::add_second_level_unread(
     const ExecSpace& space, State& workspace, hisparse::PoolStorage<Device>& storage,
     const hisparse::Impl::AddTermRef<Value, Device>& ta, const hisparse::Impl::AddTermRef<Value, Device>& tb, int b,
-    hisparse::offset_type root_start, hisparse::offset_type root_children, index_type& nnz) {
+    hisparse::offset_type root_start, hisparse::offset_type root_children, bool leaf) {
   using namespace hisparse;
   using namespace hisparse::Impl;
-  // The first level's launch wrote the leaves' pairs (at most root_children) where next_level puts them.
-  const AddPairs<Device> leaves = workspace.next_level(root_children);
+  // The first level's launch wrote the level's pairs (at most root_children) where next_level puts them.
+  const AddPairs<Device> pairs = workspace.next_level(root_children);
   const LevelPlan<Device> plan(workspace.plan(root_children), root_children);
   const TeamPairList<Device> list{plan.team_pairs, workspace.level_totals(1), false, 0, workspace.level_totals(0)};
   const AddTeamBin& block_bin = add_team_bins[1];
@@ -344,32 +369,37 @@ hisparse::offset_type AddFormat<ExecSpace, HiSparseMatrix<Value, Device>>::add_l
   // root has a few children, and teams past the level's pairs would only start and stop.
   const index_type teams = static_cast<index_type>(std::min(root_children, small_level_pairs));
   light_weight_parallel_for(
-      "strata::add::plan_and_place_leaves",
+      "strata::add::plan_and_place_level",
       team_policy(space, teams, block_bin, PlanAndPlaceLevel<Value, Device>::scratch_bytes(b)),
       PlanAndPlaceLevel<Value, Device>{
-          PlanAddNodes<Value, Device>{ta, tb, leaves.a, leaves.b, plan.count, plan.type, plan.bytes, list, b, true},
+          PlanAddNodes<Value, Device>{ta, tb, pairs.a, pairs.b, plan.count, plan.type, plan.bytes, list, b, leaf},
           plan.offset, plan.first, root_start});
-  const auto write_leaves = [&]() {
+  const auto write_level = [&](const AddPairs<Device>& next) {
     const offset_type pool_bytes = static_cast<offset_type>(storage.words.extent(0)) * 8;
     light_weight_parallel_for("strata::add::write_nodes",
                               team_policy(space, teams, block_bin, WriteAddNodes<Value, Device>::scratch_bytes(b)),
-                              WriteAddNodes<Value, Device>{ta, tb, leaves, plan.count, plan.first, plan.type,
-                                                           plan.offset, AddPairs<Device>{}, storage.words,
-                                                           workspace.root_cell(), list, b, true, pool_bytes});
+                              WriteAddNodes<Value, Device>{ta, tb, pairs, plan.count, plan.first, plan.type,
+                                                           plan.offset, next, storage.words, workspace.root_cell(),
+                                                           list, b, leaf, pool_bytes});
     return pool_bytes;
   };
-  const offset_type pool_bytes_sent = write_leaves();
+  const offset_type lists_room = leaf ? 0 : workspace.capacity();
+  const offset_type pool_bytes_sent = write_level(leaf ? AddPairs<Device>{} : workspace.next_room());
   read_control_words(space, workspace);
   const auto total = [&](LevelTotal t) { return workspace.control_on_host()(State::level_total(1, t)); };
-  const offset_type leaf_bytes = total(level_bytes), end = total(level_end);
-  nnz = static_cast<index_type>(total(level_children) - leaf_bytes);
-  if (end > pool_bytes_sent) {
-    storage.used_bytes = end - leaf_bytes;  // the root's end: the leaves go after it
-    reserve_pool(storage, leaf_bytes);
-    write_leaves();
-    space.fence();  // the caller does not wait after this path
+  UnreadLevel<Device> level;
+  const offset_type level_byte_count = total(level_bytes);
+  level.end = total(level_end);
+  level.children = total(level_children) - level_byte_count;
+  // next_level takes the region next_room() gave the launch, or a larger allocation.
+  if (!leaf) level.next = workspace.next_level(level.children);
+  if (level.end > pool_bytes_sent || (!leaf && level.children > lists_room)) {
+    storage.used_bytes = level.end - level_byte_count;  // the root's end: the level goes after it
+    reserve_pool(storage, level_byte_count);
+    write_level(level.next);
+    if (leaf) space.fence();  // the caller does not wait after a leaf level
   }
-  return end;
+  return level;
 }
 
 }  // namespace strata::Impl

@@ -618,9 +618,10 @@ struct WriteAddNodes {
   TeamPairList<Device> bin;                 // the level's totals; a team launch's pairs, a team at a time
   int log2_block;
   bool leaf;
-  // The pool's bytes: a launch writes nothing where the level ends past them. Only one the host
-  // sends before it has read the level's size can meet that (the host then grows the pool and
-  // sends it again).
+  // The pool's bytes: a launch writes nothing where the level ends past them, or (inner levels)
+  // where its children exceed the next level's lists. Only one the host sends before it has read
+  // the level's size can meet that (the host then grows the pool or the workspace and sends it
+  // again).
   offset_type pool_bytes;
 
   // A team's scratch: three d*d-bit maps (A's positions, B's, the union's before each word), or
@@ -644,7 +645,10 @@ struct WriteAddNodes {
     return {scratch_words(p, words), scratch_words(p + words, words), scratch_words(p + 2 * words, words), all};
   }
 
-  KOKKOS_INLINE_FUNCTION bool level_fits() const { return bin.level(level_end) <= pool_bytes; }
+  KOKKOS_INLINE_FUNCTION bool level_fits() const {
+    return bin.level(level_end) <= pool_bytes &&
+           (leaf || bin.level(level_children) - bin.level(level_bytes) <= static_cast<offset_type>(next.a.extent(0)));
+  }
 
   KOKKOS_INLINE_FUNCTION void operator()(const index_type i) const {
     if (!level_fits() || pair_bin(A, pairs.a(i), B, pairs.b(i)) != PairBin::short_pair) return;

@@ -245,9 +245,9 @@ TYPED_TEST(HiSparseAdd, PoolAndWorkspaceGrowWhereTheTermsBytesDoNotHoldC) {
   // 1024 leaves of 28 + 1 entries, each in its own block: the terms' bytes exceed the room made
   // for C's root (a dense inner node, 128 KiB), so C's pool starts at them and must grow. In a
   // matrix of 32 x 32 blocks (two levels) the leaves go out before the host reads the root; in
-  // one of 129 x 129 blocks (three levels) the host reads each level, and writes the leaves (a
-  // small level) before it reads them.
-  static_assert(Impl::unread_leaf_pairs >= 32 * 32 && hisparse::Impl::small_level_pairs >= 1024,
+  // one of 129 x 129 blocks (three levels) the second level does, and the host writes the leaves
+  // (a small level) before it reads them.
+  static_assert(Impl::unread_level_pairs >= 32 * 32 && hisparse::Impl::small_level_pairs >= 1024,
                 "the two cases take the two paths");
   for (const index_type side : {32, 129}) {
     SCOPED_TRACE("the pool grows: 1024 leaves of 28 + 1 entries in " + std::to_string(side) + " x " +
@@ -259,23 +259,28 @@ TYPED_TEST(HiSparseAdd, PoolAndWorkspaceGrowWhereTheTermsBytesDoNotHoldC) {
       p.push_back(r0 + 100, c0 + 3, value_from<Value>(-2.0, 1.0));
     }
     const auto [A, B] = check(a, p);
+    EXPECT_EQ(A.levels(), side == 32 ? 2 : 3);
     const auto root_room =
         hisparse::pool_header_bytes + hisparse::dense_node_bytes(false, A.log2_block(), sizeof(Value));
     ASSERT_GT(A.pool_bytes() + B.pool_bytes(), root_room) << "C's pool must start at the terms' bytes";
     const auto C = add("N", 1.0, A, "N", 1.0, B);
     EXPECT_GT(C.pool_bytes(), A.pool_bytes() + B.pool_bytes()) << "the case must exceed the terms' bytes";
   }
-  {
-    // Two levels: the leaves go out before the host reads the root, small_level_pairs teams
-    // for the 2048 pairs.
-    SCOPED_TRACE("the workspace grows: 2048 leaf pairs of one entry each");
-    HostCoo<Value> a(64 * d, 32 * d), p(64 * d, 32 * d);
+  // 2048 leaf pairs in 64 x 32 blocks. Two levels: the leaves go out before the host reads the
+  // root, small_level_pairs teams for the 2048 pairs. Three levels (130 block rows): the second
+  // level, one pair, goes out before the host reads the root, and its 2048 children exceed the
+  // lists it writes them to.
+  for (const index_type block_rows : {64, 130}) {
+    SCOPED_TRACE("the workspace grows: 2048 leaf pairs of one entry each, " + std::to_string(block_rows) +
+                 " block rows");
+    HostCoo<Value> a(block_rows * d, 32 * d), p(block_rows * d, 32 * d);
     for (index_type leaf = 0; leaf < 2048; ++leaf) {
       const index_type r = (leaf / 32) * d + leaf % d, c = (leaf % 32) * d + (7 * leaf) % d;
       a.push_back(r, c, value_from<Value>(1.0 + double(leaf % 13), 0.0));
       p.push_back(r, c, value_from<Value>(0.5, -1.0));
     }
     const auto [A, B] = check(a, p);
+    EXPECT_EQ(A.levels(), block_rows == 64 ? 2 : 3);
     EXPECT_LT(hisparse::Impl::add_workspace_capacity(A.nnz(), B.nnz(), A.pool_bytes() + B.pool_bytes()), 2048)
         << "the case must exceed the workspace's first capacity";
   }
