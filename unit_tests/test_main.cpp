@@ -1,10 +1,16 @@
 #include "test_environment.hpp"
 
+#include <strata/core/matrix_market.hpp>
+
 #include <Kokkos_Core.hpp>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
+#include <stdexcept>
 #include <string>
 
 namespace strata::test {
@@ -15,6 +21,50 @@ std::string& matrix_dir_storage() {
 }
 
 const std::string& matrix_dir() { return matrix_dir_storage(); }
+
+namespace {
+
+// $STRATA_TEST_MATRIX_MAX_ENTRIES, or 0 where it is not set.
+long long max_matrix_entries() {
+  const char* env = std::getenv("STRATA_TEST_MATRIX_MAX_ENTRIES");
+  if (env == nullptr) return 0;
+  char* end = nullptr;
+  const long long limit = std::strtoll(env, &end, 10);
+  if (*env == '\0' || *end != '\0' || limit <= 0) {
+    throw std::invalid_argument(std::string("STRATA_TEST_MATRIX_MAX_ENTRIES='") + env +
+                                "': expected a positive number of stored entries");
+  }
+  return limit;
+}
+
+}  // namespace
+
+std::vector<std::string> real_matrix_files() {
+  std::vector<std::string> files;
+  const std::string& dir = matrix_dir();
+  if (dir.empty() || !std::filesystem::is_directory(dir)) return files;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().filename().string().find(".mtx") != std::string::npos) files.push_back(entry.path().string());
+  }
+  std::sort(files.begin(), files.end());
+  const long long limit = max_matrix_entries();
+  if (limit == 0) return files;
+  std::vector<std::string> kept;
+  std::string left_out;
+  for (const std::string& file : files) {
+    const long long entries = static_cast<long long>(read_matrix_market_header(file).stored_entries);
+    if (entries <= limit) {
+      kept.push_back(file);
+    } else {
+      left_out += "\n  " + std::filesystem::path(file).filename().string() + ": " + std::to_string(entries);
+    }
+  }
+  if (!left_out.empty()) {
+    std::printf("[ matrices ] STRATA_TEST_MATRIX_MAX_ENTRIES=%lld: %zu of %zu files left out (stored entries):%s\n",
+                limit, files.size() - kept.size(), files.size(), left_out.c_str());
+  }
+  return kept;
+}
 
 }  // namespace strata::test
 

@@ -19,22 +19,10 @@
 namespace strata {
 namespace {
 
-std::vector<std::string> matrix_files() {
-  std::vector<std::string> files;
-  const std::string& dir = test::matrix_dir();
-  if (dir.empty() || !std::filesystem::is_directory(dir)) return files;
-  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-    const std::string name = entry.path().filename().string();
-    if (name.size() > 4 && (name.find(".mtx") != std::string::npos)) files.push_back(entry.path().string());
-  }
-  std::sort(files.begin(), files.end());
-  return files;
-}
-
 class RealMatrices : public ::testing::Test {
  protected:
   void SetUp() override {
-    files_ = matrix_files();
+    files_ = test::real_matrix_files();
     ASSERT_FALSE(files_.empty()) << "no .mtx files in the matrix directory '" << test::matrix_dir()
                                  << "' (set --matrix-dir=DIR or STRATA_MATRIX_DIR)";
   }

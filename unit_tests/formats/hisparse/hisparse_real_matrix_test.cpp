@@ -15,25 +15,14 @@
 
 #include <gtest/gtest.h>
 
-#include <algorithm>
-#include <filesystem>
+#include <string>
+#include <vector>
 
 namespace strata {
 namespace {
 
 using ExecSpace = Kokkos::DefaultExecutionSpace;
 using Device = Kokkos::Device<ExecSpace, ExecSpace::memory_space>;
-
-std::vector<std::string> matrix_files() {
-  std::vector<std::string> files;
-  const std::string& dir = test::matrix_dir();
-  if (dir.empty() || !std::filesystem::is_directory(dir)) return files;
-  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-    if (entry.path().filename().string().find(".mtx") != std::string::npos) files.push_back(entry.path().string());
-  }
-  std::sort(files.begin(), files.end());
-  return files;
-}
 
 template <class Value>
 void check_matrix(const HostCsr<Value>& csr) {
@@ -71,7 +60,7 @@ void check_matrix(const HostCsr<Value>& csr) {
 }
 
 TEST(HiSparseRealMatrices, RoundTripIsExactAndSpmvMatchesReference) {
-  const auto files = matrix_files();
+  const auto files = test::real_matrix_files();
   ASSERT_FALSE(files.empty()) << "no .mtx files in the matrix directory '" << test::matrix_dir()
                               << "' (set --matrix-dir=DIR or STRATA_MATRIX_DIR)";
   for (const auto& file : files) {
