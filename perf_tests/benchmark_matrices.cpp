@@ -1,9 +1,9 @@
 #include "benchmark_matrices.hpp"
 
 #include <strata/core/error.hpp>
+#include <strata/core/matrix_files.hpp>
 #include <strata_config.hpp>
 
-#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -24,18 +24,6 @@ std::vector<std::string> split_commas(const std::string& text) {
     if (!item.empty()) items.push_back(item);
   }
   return items;
-}
-
-std::vector<std::string> matrix_files(const std::string& dir) {
-  std::vector<std::string> files;
-  if (dir.empty()) return files;
-  STRATA_REQUIRE(std::filesystem::is_directory(dir), "--matrix-dir: '" + dir + "' is not a directory");
-  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-    const std::string name = entry.path().filename().string();
-    if (name.find(".mtx") != std::string::npos) files.push_back(entry.path().string());
-  }
-  std::sort(files.begin(), files.end());
-  return files;
 }
 
 }  // namespace
@@ -105,10 +93,11 @@ MatrixSelection parse_matrix_selection(int* argc, char** argv, const std::vector
   }
   *argc = kept;
   selection.sources = generated;
-  // The default directory may be absent (a machine without ../shared); a given one must exist.
-  if (dir_given || std::filesystem::is_directory(dir)) {
-    for (const auto& f : matrix_files(dir)) selection.sources.push_back(f);
-  } else {
+  // The default directory may be absent (a machine without ../shared); a given one must exist
+  // (matrix_files_in names it where it is not a directory); --matrix-dir= reads none.
+  if (!dir.empty() && (dir_given || std::filesystem::is_directory(dir))) {
+    for (const auto& f : matrix_files_in(dir)) selection.sources.push_back(f);
+  } else if (!dir.empty()) {
     std::fprintf(stderr, "strata: real-matrix directory %s not found; benchmarking generated matrices only\n",
                  dir.c_str());
   }

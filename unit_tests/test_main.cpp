@@ -1,11 +1,11 @@
 #include "test_environment.hpp"
 
+#include <strata/core/matrix_files.hpp>
 #include <strata/core/matrix_market.hpp>
 
 #include <Kokkos_Core.hpp>
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -40,13 +40,10 @@ long long max_matrix_entries() {
 }  // namespace
 
 std::vector<std::string> real_matrix_files() {
-  std::vector<std::string> files;
   const std::string& dir = matrix_dir();
-  if (dir.empty() || !std::filesystem::is_directory(dir)) return files;
-  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
-    if (entry.path().filename().string().find(".mtx") != std::string::npos) files.push_back(entry.path().string());
-  }
-  std::sort(files.begin(), files.end());
+  // (No directory: no files, and the tests say where they looked.)
+  if (dir.empty() || !std::filesystem::is_directory(dir)) return {};
+  const std::vector<std::string> files = matrix_files_in(dir);
   const long long limit = max_matrix_entries();
   if (limit == 0) return files;
   std::vector<std::string> kept;

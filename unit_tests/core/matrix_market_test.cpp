@@ -2,6 +2,7 @@
 #include "test_files.hpp"
 
 #include <strata/core/error.hpp>
+#include <strata/core/matrix_files.hpp>
 #include <strata/core/matrix_market.hpp>
 
 #include <gtest/gtest.h>
@@ -57,6 +58,23 @@ class MatrixMarketFiles : public ::testing::Test {
  protected:
   TemporaryDirectory directory;
 };
+
+// What the benchmarks' --matrix-dir and the real-matrix tests read: the .mtx and .mtx.gz files,
+// sorted, nothing else; a path that is not a directory is refused by name.
+TEST_F(MatrixMarketFiles, ListedFromADirectorySortedAndNothingElse) {
+  directory.write_text("b.mtx", "");
+  directory.write_gzip("a.mtx.gz", "");
+  directory.write_text("notes.txt", "");
+  EXPECT_EQ(strata::matrix_files_in(directory.path()),
+            (std::vector<std::string>{directory.file("a.mtx.gz"), directory.file("b.mtx")}));
+  const std::string missing = directory.file("absent");
+  try {
+    strata::matrix_files_in(missing);
+    ADD_FAILURE() << "a missing directory must be refused";
+  } catch (const strata::ArgumentError& e) {
+    EXPECT_NE(std::string(e.what()).find(missing), std::string::npos) << e.what();
+  }
+}
 
 TEST_F(MatrixMarketFiles, HeaderOfCoordinateFileIgnoresTheEntries) {
   // The entries are garbage: reading the header must not look at them.
