@@ -22,7 +22,7 @@ enum class SpmvAlgorithm {
   // HYB (HybMatrix)
   ell_coo,  // ELL part row by row, then the COO overflow by the load-balanced COO kernel
   // HiSparse (HiSparseMatrix)
-  leaf_teams,  // one team per leaf, atomics on y (the simple traversal)
+  leaf_bins,  // the leaves in bins by entry count: a thread, a warp or a block per leaf, atomics on y
   scheduled,   // the tree walked on the dynamic scheduler at every product (scheduler/host_driven.hpp)
   persistent,  // the same walk in one launch of persistent teams (scheduler/persistent.hpp)
   controlled,  // the same walk launched from the device by the CUDA controller (scheduler/controller.hpp)
@@ -38,7 +38,7 @@ inline const char* to_string(SpmvAlgorithm a) {
     case SpmvAlgorithm::row_vectors: return "row_vectors";
     case SpmvAlgorithm::binned_rows: return "binned_rows";
     case SpmvAlgorithm::ell_coo: return "ell_coo";
-    case SpmvAlgorithm::leaf_teams: return "leaf_teams";
+    case SpmvAlgorithm::leaf_bins: return "leaf_bins";
     case SpmvAlgorithm::scheduled: return "scheduled";
     case SpmvAlgorithm::persistent: return "persistent";
     case SpmvAlgorithm::controlled: return "controlled";

@@ -1,8 +1,8 @@
 #pragma once
 // strata::spmv on HiSparseMatrix, three algorithms:
-//  - leaf_teams (default): the leaf list is built once per handle (level by
-//    level on the device); each product scales y, then one team per leaf adds
-//    its entries with atomics;
+//  - leaf_bins (default): the leaves are listed and sorted into bins by entry
+//    count once per handle (hisparse_leaf_bins.hpp); each product scales y,
+//    then one launch per bin adds the leaves' entries with atomics;
 //  - scheduled: every product walks the tree on the dynamic scheduler's
 //    host-driven launcher (hisparse_scheduled.hpp), nothing precomputed but the
 //    root's entry count;
@@ -17,64 +17,13 @@
 #include <strata/algorithms/spmv/handle.hpp>
 #include <strata/algorithms/spmv/hisparse_entry.hpp>
 #include <strata/algorithms/spmv/hisparse_controlled.hpp>
+#include <strata/algorithms/spmv/hisparse_leaf_bins.hpp>
 #include <strata/algorithms/spmv/hisparse_scheduled.hpp>
 #include <strata/algorithms/spmv/vectors.hpp>
-#include <strata/formats/hisparse/hisparse_leaves.hpp>
 
 #include <string>
 
 namespace strata::Impl {
-
-// One team per leaf; b is log2 of the block size, d the block size.
-template <class ExecSpace, class Value, class Device, class XView, class YView>
-struct HiSparseLeafProduct {
-  using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
-  Kokkos::View<hisparse::offset_type*, Device> refs;
-  Kokkos::View<index_type*, Device> row0, col0;
-  int b;
-  int d;
-  hisparse::HiSparseRef<Value, Device> R;
-  HiSparseEntryProduct<ExecSpace, Value, XView, YView> entry;
-
-  KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
-    using namespace hisparse;
-    const index_type leaf = team.league_rank();
-    const offset_type ref = refs(leaf);
-    const NodeType t = type_of(ref);
-    const unsigned char* node = R.bytes() + offset_of(ref);
-    const std::uint32_t count = *reinterpret_cast<const std::uint32_t*>(node);
-    const offset_type payload = payload_offset(t, count, b, sizeof(Value));
-    const index_type r0 = row0(leaf), c0 = col0(leaf);
-    if (t == leaf_dense) {
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, d * d), [&](int slot) {
-        if ((node[dense_mask_offset() + slot / 8] >> (slot % 8)) & 1u) {
-          entry.add(r0 + slot / d, c0 + slot % d,
-                    *reinterpret_cast<const Value*>(node + payload + slot * sizeof(Value)));
-        }
-      });
-    } else {
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count), [&](std::uint32_t k) {
-        entry.add(r0 + node[node_header_bytes + 2 * k], c0 + node[node_header_bytes + 2 * k + 1],
-                  *reinterpret_cast<const Value*>(node + payload + k * sizeof(Value)));
-      });
-    }
-  }
-};
-
-template <class ExecSpace, class Value, class Device, class XView, class YView>
-void hisparse_leaf_products(const ExecSpace& space, const hisparse::HiSparseRef<Value, Device>& R,
-                            const hisparse::LeafList<Device>& leaves, bool transpose, bool conjugate, Value alpha,
-                            const XView& x, const YView& y) {
-  using team_policy = Kokkos::TeamPolicy<ExecSpace>;
-  const auto refs = leaves.refs;
-  const auto row0 = leaves.row0, col0 = leaves.col0;
-  const int b = R.log2_block;
-  const int d = 1 << b;
-  Kokkos::parallel_for(
-      "strata::hisparse::spmv_leaves", team_policy(space, leaves.size, Kokkos::AUTO),
-      HiSparseLeafProduct<ExecSpace, Value, Device, XView, YView>{
-          refs, row0, col0, b, d, R, HiSparseEntryProduct<ExecSpace, Value, XView, YView>{alpha, conjugate, transpose, x, y}});
-}
 
 template <class ExecSpace, class Value, class Device>
 struct SpmvFormat<ExecSpace, HiSparseMatrix<Value, Device>> {
@@ -85,11 +34,11 @@ struct SpmvFormat<ExecSpace, HiSparseMatrix<Value, Device>> {
 
   static constexpr bool has_controller = scheduler::controller_available<ExecSpace>::value;
   static bool supports(SpmvAlgorithm a) {
-    return a == SpmvAlgorithm::format_default || a == SpmvAlgorithm::leaf_teams || a == SpmvAlgorithm::scheduled ||
+    return a == SpmvAlgorithm::format_default || a == SpmvAlgorithm::leaf_bins || a == SpmvAlgorithm::scheduled ||
            a == SpmvAlgorithm::persistent || (has_controller && a == SpmvAlgorithm::controlled);
   }
   static std::string algorithm_list() {
-    return std::string("leaf_teams (default), scheduled, persistent") +
+    return std::string("leaf_bins (default), scheduled, persistent") +
            (has_controller ? ", controlled" : " (controlled: CUDA builds with STRATA_ENABLE_CUDA_CONTROLLER only)");
   }
   static void check_settings(const SpmvSettings& s) {
@@ -105,8 +54,8 @@ struct SpmvFormat<ExecSpace, HiSparseMatrix<Value, Device>> {
   static index_type cols(const matrix_type& A) { return A.num_cols(); }
 
   struct State {
-    SpmvAlgorithm algorithm = SpmvAlgorithm::leaf_teams;
-    hisparse::LeafList<Device> leaves;                          // leaf_teams
+    SpmvAlgorithm algorithm = SpmvAlgorithm::leaf_bins;
+    HiSparseLeafBins<Device> leaves;                                     // leaf_bins
     std::shared_ptr<HiSparseSpmvLauncher<ExecSpace>> launcher;           // scheduled: its queues, reused by every product
     std::shared_ptr<HiSparsePersistentLauncher<ExecSpace>> persistent;  // persistent: queues sized for one product
     std::shared_ptr<HiSparseControllerLauncher<ExecSpace>> controller;  // controlled: queues sized for one product
@@ -114,9 +63,9 @@ struct SpmvFormat<ExecSpace, HiSparseMatrix<Value, Device>> {
     scheduler::ScheduleReport last;                                      // the walks: the last product's
   };
   static void analyze(const ExecSpace& space, const SpmvSettings& s, const matrix_type& A, State& state) {
-    state.algorithm = s.algorithm == SpmvAlgorithm::format_default ? SpmvAlgorithm::leaf_teams : s.algorithm;
-    if (state.algorithm == SpmvAlgorithm::leaf_teams) {
-      state.leaves = hisparse::collect_leaves(A);
+    state.algorithm = s.algorithm == SpmvAlgorithm::format_default ? SpmvAlgorithm::leaf_bins : s.algorithm;
+    if (state.algorithm == SpmvAlgorithm::leaf_bins) {
+      state.leaves = hisparse_leaf_bins(space, A);
       return;
     }
     state.root_count = hisparse_root_count(A);
@@ -151,8 +100,8 @@ struct SpmvFormat<ExecSpace, HiSparseMatrix<Value, Device>> {
           state.last = hisparse_controlled_product(space, *state.controller, A, state.root_count, transpose, conjugate,
                                                    alpha * scale, controlled_vector(x), controlled_vector(y));
         }
-      } else if (state.leaves.size > 0) {
-        hisparse_leaf_products(space, A.ref(), state.leaves, transpose, conjugate, alpha * scale, x, y);
+      } else {
+        hisparse_leaf_bin_products(space, A.ref(), state.leaves, transpose, conjugate, alpha * scale, x, y);
       }
     }
   }
@@ -171,7 +120,10 @@ struct SpmvFormat<ExecSpace, HiSparseMatrix<Value, Device>> {
              std::to_string(state.last.idle_ns / 1000) + " us, " + std::to_string(state.last.deferred_launches) +
              " deferred launches)";
     }
-    return "leaf_teams(" + std::to_string(state.leaves.size) + " leaves)";
+    const auto& bins = state.leaves.bins;
+    return "leaf_bins(" + std::to_string(state.leaves.leaves) + " leaves: " + std::to_string(bins[0].size) +
+           " by a thread, " + std::to_string(bins[1].size) + " by a warp, " + std::to_string(bins[2].size) +
+           " by a block)";
   }
 };
 

@@ -2,12 +2,13 @@
 // HiSparse SpMV as a tree walk on the dynamic scheduler (scheduler/): one
 // function per node type. An inner node emits its children, routed by node
 // type and entry count (1, <= 32, > 32) to queues of 1, 32 and 256 threads per
-// item; a leaf multiplies its entries (a thread takes the x entries of one
-// COOx vector load) and adds into y with atomics. Items carry the block origin
-// and depth, so nothing is computed per product beforehand. The transpose flag
-// swaps the coordinates a leaf multiplies with, so A^T costs what A costs.
+// item; a leaf multiplies its entries (hisparse_leaf.hpp) and adds into y with
+// atomics. Items carry the block origin and depth, so nothing is computed per
+// product beforehand. The transpose flag swaps the coordinates a leaf
+// multiplies with, so A^T costs what A costs.
 // Kernels are named functors, not extended lambdas: see docs/BACKENDS.md, "Extended lambdas".
 #include <strata/algorithms/spmv/hisparse_entry.hpp>
+#include <strata/algorithms/spmv/hisparse_leaf.hpp>
 #include <strata/formats/hisparse/hisparse_matrix.hpp>
 #include <strata/scheduler/host_driven.hpp>
 #include <strata/scheduler/persistent.hpp>
@@ -106,47 +107,11 @@ struct HiSparseSpmvWalk {
   template <class Threads, class Out>
   KOKKOS_INLINE_FUNCTION void operator()(int, const HiSparseWorkItem& item, const Threads& threads,
                                          const Out& out) const {
-    using namespace hisparse;
-    const NodeType t = type_of(item.ref);
-    if (!is_leaf(t)) {
+    if (!hisparse::is_leaf(hisparse::type_of(item.ref))) {
       hisparse_emit_children(R, item, threads, out);
       return;
     }
-    const unsigned char* node = R.bytes() + offset_of(item.ref);
-    const int b = R.log2_block;
-    const std::uint32_t d = 1u << b;
-    const offset_type payload = payload_offset(t, item.count, b, sizeof(Value));
-    if (t == leaf_dense) {
-      threads.for_each(d * d, [&](const std::uint32_t slot) {
-        if ((node[dense_mask_offset() + slot / 8] >> (slot % 8)) & 1u) {
-          entry.add(item.row0 + slot / d, item.col0 + slot % d,
-                    *reinterpret_cast<const Value*>(node + payload + slot * sizeof(Value)));
-        }
-      });
-      return;
-    }
-    // COOx: thread g takes the x consecutive entries of one vector load, and sums those that add
-    // to the same y entry (consecutive entries of a row, untransposed) before one atomic.
-    const std::uint32_t x_entries = static_cast<std::uint32_t>(granularity(t));
-    const std::uint32_t groups = (item.count + x_entries - 1) / x_entries;
-    threads.for_each(groups, [&](const std::uint32_t g) {
-      const std::uint32_t first = g * x_entries;
-      const std::uint32_t last = first + x_entries < item.count ? first + x_entries : item.count;
-      index_type pending = 0;
-      Value sum(0);
-      for (std::uint32_t k = first; k < last; ++k) {
-        const index_type r = item.row0 + node[node_header_bytes + 2 * k];
-        const index_type c = item.col0 + node[node_header_bytes + 2 * k + 1];
-        const index_type target = entry.target(r, c);
-        if (k != first && target != pending) {
-          entry.add_to(pending, sum);
-          sum = Value(0);
-        }
-        pending = target;
-        sum += entry.product(r, c, *reinterpret_cast<const Value*>(node + payload + k * sizeof(Value)));
-      }
-      entry.add_to(pending, sum);
-    });
+    hisparse_leaf_product(R, entry, item.ref, item.row0, item.col0, item.count, threads);
   }
 };
 

@@ -41,7 +41,8 @@ std::vector<SpmvKernel> spmv_kernels() {
   k.push_back({"dcsr", Format::dcsr, SpmvAlgorithm::row_vectors, false, "Dynamic CSR, vector per row"});
   k.push_back({"adcsr", Format::dcsr, SpmvAlgorithm::binned_rows, false, "Dynamic CSR, rows binned by length"});
   k.push_back({"hyb", Format::hyb, SpmvAlgorithm::ell_coo, false, "HYB (ELL + COO)"});
-  k.push_back({"hisparse", Format::hisparse, SpmvAlgorithm::leaf_teams, false, "HiSparse, simple leaf traversal"});
+  k.push_back({"hisparse", Format::hisparse, SpmvAlgorithm::leaf_bins, false,
+               "HiSparse, leaves in bins by entry count (a thread, a warp or a block per leaf)"});
   k.push_back({"hisparse-sched", Format::hisparse, SpmvAlgorithm::scheduled, false,
                "HiSparse, tree walk on the dynamic scheduler (host-driven launcher)"});
   k.push_back({"hisparse-persist", Format::hisparse, SpmvAlgorithm::persistent, false,

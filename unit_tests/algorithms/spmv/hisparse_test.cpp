@@ -1,8 +1,12 @@
-// strata::spmv on HiSparseMatrix, every algorithm (the simple leaf traversal and
-// the tree walk on the dynamic scheduler's host-driven, persistent and, where built, controller launchers): the typed suite, then the matrix's
-// own transpose flag and scale factor folded into the product.
+// strata::spmv on HiSparseMatrix, every algorithm (the leaf bins, and the tree walk on the dynamic
+// scheduler's host-driven, persistent and, where built, controller launchers): the typed suite, the
+// bins' edges, then the matrix's own transpose flag and scale factor folded into the product.
 #include "algorithms/spmv/spmv_api_cases.hpp"
 #include "formats/hisparse/hisparse_test_matrices.hpp"
+
+#include <algorithm>
+#include <string>
+#include <vector>
 
 namespace strata {
 namespace {
@@ -16,7 +20,7 @@ TYPED_TEST_SUITE(HiSparseSpmvTest, test::ValueTypes);
 
 // The controller where this build has it (CUDA, STRATA_ENABLE_CUDA_CONTROLLER).
 const std::vector<SpmvAlgorithm> algorithms = [] {
-  std::vector<SpmvAlgorithm> a{SpmvAlgorithm::leaf_teams, SpmvAlgorithm::scheduled, SpmvAlgorithm::persistent};
+  std::vector<SpmvAlgorithm> a{SpmvAlgorithm::leaf_bins, SpmvAlgorithm::scheduled, SpmvAlgorithm::persistent};
   if (scheduler::controller_available<ExecSpace>::value) a.push_back(SpmvAlgorithm::controlled);
   return a;
 }();
@@ -44,9 +48,9 @@ void check_algorithm_with_block(SpmvAlgorithm algorithm, int log2_block) {
   TYPED_TEST(HiSparseSpmvTest, Name##MatchesReferenceEverywhereWithBlocksOf##d) { \
     check_algorithm_with_block<TypeParam>(SpmvAlgorithm::algorithm, log2_block);  \
   }
-STRATA_HISPARSE_EVERY_CASE_TEST(LeafTeams, leaf_teams, 2, 4)
-STRATA_HISPARSE_EVERY_CASE_TEST(LeafTeams, leaf_teams, 5, 32)
-STRATA_HISPARSE_EVERY_CASE_TEST(LeafTeams, leaf_teams, 7, 128)
+STRATA_HISPARSE_EVERY_CASE_TEST(LeafBins, leaf_bins, 2, 4)
+STRATA_HISPARSE_EVERY_CASE_TEST(LeafBins, leaf_bins, 5, 32)
+STRATA_HISPARSE_EVERY_CASE_TEST(LeafBins, leaf_bins, 7, 128)
 STRATA_HISPARSE_EVERY_CASE_TEST(Scheduled, scheduled, 2, 4)
 STRATA_HISPARSE_EVERY_CASE_TEST(Scheduled, scheduled, 5, 32)
 STRATA_HISPARSE_EVERY_CASE_TEST(Scheduled, scheduled, 7, 128)
@@ -99,6 +103,46 @@ TYPED_TEST(HiSparseSpmvTest, MatchesReferenceWithTransposeFlagAndScale) {
         test::expect_spmv_matches_reference<Value, ExecSpace>(kernel, reference, mode, alphas[1], betas[0], true);
       }
     }
+  }
+}
+
+// The bins' edges (algorithms/spmv/hisparse_leaf_bins.hpp), one leaf each, d = 32: leaves of 1 and 8
+// entries go to the thread bin, of 9 and 256 to the warp bin, of 257 and a full block (a dense leaf,
+// whose work is its d * d slots) to the block bin; the product over the bins matches the reference.
+TEST(HiSparseSpmvTest, LeafBinsRouteLeavesByWorkAtTheirEdges) {
+  constexpr int log2_block = 5, d = 32;
+  const index_type entries_of_block[] = {1, 8, 9, 256, 257, d * d};
+  constexpr int blocks = 6;
+  HostCoo<double> coo(d, blocks * d);
+  for (index_type r = 0; r < d; ++r) {
+    for (int k = 0; k < blocks; ++k) {
+      for (index_type c = 0; c < d; ++c) {
+        if (r * d + c < entries_of_block[k]) coo.push_back(r, k * d + c, 1.0 + static_cast<double>((r + c) % 7));
+      }
+    }
+  }
+  const auto A = to_hisparse<Device>(coo, log2_block);
+  const auto leaves = Impl::hisparse_leaf_bins(ExecSpace(), A);
+  EXPECT_EQ(leaves.leaves, blocks);
+  const std::vector<std::vector<index_type>> expected_blocks = {{0, 1}, {2, 3}, {4, 5}};
+  for (int bin = 0; bin < Impl::hisparse_leaf_bin_count; ++bin) {
+    SCOPED_TRACE("bin " + std::to_string(bin));
+    const auto col0 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), leaves.bins[bin].col0);
+    const auto refs = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), leaves.bins[bin].refs);
+    ASSERT_EQ(leaves.bins[bin].size, 2);
+    std::vector<index_type> got;
+    for (index_type i = 0; i < leaves.bins[bin].size; ++i) got.push_back(col0(i) / d);
+    std::sort(got.begin(), got.end());
+    EXPECT_EQ(got, expected_blocks[bin]);
+    for (index_type i = 0; i < leaves.bins[bin].size; ++i) {
+      EXPECT_EQ(hisparse::type_of(refs(i)) == hisparse::leaf_dense, col0(i) / d == blocks - 1);
+    }
+  }
+  const auto reference = to_csr(coo);
+  test::ApiProduct<ExecSpace, HiSparseMatrix<double, Device>> kernel{A, {}};
+  for (const std::string mode : {"N", "T"}) {
+    test::expect_spmv_matches_reference<double, ExecSpace>(kernel, reference, mode, -1.5, 0.5, false);
+    test::expect_spmv_matches_reference<double, ExecSpace>(kernel, reference, mode, 1.0, 0.0, true);
   }
 }
 

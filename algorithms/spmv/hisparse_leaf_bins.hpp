@@ -1,0 +1,200 @@
+#pragma once
+// HiSparse SpMV over the matrix's leaves, sorted once per handle into three bins by their work (entry
+// count; d*d slots for a dense leaf) and multiplied by the threads that suit each bin: a thread per
+// leaf of at most 8, a warp per leaf of at most 256, a block per leaf above. This is the scheduler's
+// routing by entry count (hisparse_queues in hisparse_scheduled.hpp) done once, when the handle is
+// analysed, instead of by a walk in every product; a product is then one launch for all bins. Before
+// the bins, every leaf took a team of its own, so a tree of one-entry leaves (R-MAT at d = 128) spent
+// a block per entry.
+// Kernels are named functors, not extended lambdas: see docs/BACKENDS.md, "Extended lambdas".
+#include <strata/algorithms/spmv/hisparse_entry.hpp>
+#include <strata/algorithms/spmv/hisparse_leaf.hpp>
+#include <strata/core/error.hpp>
+#include <strata/core/light_weight_launch.hpp>
+#include <strata/core/runs_on_host.hpp>
+#include <strata/formats/hisparse/hisparse_leaves.hpp>
+#include <strata/scheduler/item_threads.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <array>
+#include <cstdint>
+#include <limits>
+#include <string>
+
+namespace strata::Impl {
+
+// The most work a leaf of each bin holds; the last bin takes the rest.
+constexpr int hisparse_leaf_bin_count = 3;
+constexpr std::array<std::uint32_t, hisparse_leaf_bin_count> hisparse_leaf_bin_most_work{
+    8, 256, std::numeric_limits<std::uint32_t>::max()};
+
+// The leaves of one bin with their block origins (stored orientation).
+template <class Device>
+struct HiSparseLeafBin {
+  Kokkos::View<hisparse::offset_type*, Device> refs;
+  Kokkos::View<index_type*, Device> row0, col0;
+  index_type size = 0;
+};
+
+// A plain array, not std::array: the product's kernel indexes it on the device, where std::array's
+// operator[] is a host function (nvcc warning #20013).
+template <class Device>
+struct HiSparseLeafBins {
+  HiSparseLeafBin<Device> bins[hisparse_leaf_bin_count];
+  index_type leaves = 0;
+};
+
+// What decides a leaf's bin: its entries, or every slot of a dense leaf (its threads read the whole mask).
+template <class Value, class Device>
+KOKKOS_INLINE_FUNCTION std::uint32_t hisparse_leaf_work(const hisparse::HiSparseRef<Value, Device>& R,
+                                                        hisparse::offset_type ref) {
+  return hisparse::is_dense(hisparse::type_of(ref)) ? 1u << (2 * R.log2_block) : R.count(ref);
+}
+
+template <class Value, class Device>
+struct CountLeavesOfBin {
+  hisparse::HiSparseRef<Value, Device> R;
+  Kokkos::View<hisparse::offset_type*, Device> refs;
+  std::uint32_t least_work, most_work;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const index_type i, index_type& n) const {
+    const std::uint32_t w = hisparse_leaf_work(R, refs(i));
+    if (w >= least_work && w <= most_work) ++n;
+  }
+};
+
+template <class Value, class Device>
+struct CopyLeavesOfBin {
+  hisparse::HiSparseRef<Value, Device> R;
+  hisparse::LeafList<Device> leaves;
+  std::uint32_t least_work, most_work;
+  HiSparseLeafBin<Device> bin;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const index_type i, index_type& at, const bool final) const {
+    const std::uint32_t w = hisparse_leaf_work(R, leaves.refs(i));
+    if (w < least_work || w > most_work) return;
+    if (final) {
+      bin.refs(at) = leaves.refs(i);
+      bin.row0(at) = leaves.row0(i);
+      bin.col0(at) = leaves.col0(i);
+    }
+    ++at;
+  }
+};
+
+// The leaf list (built level by level on the device), then one count and one copying scan per bin, in
+// the list's order, so that the leaves of one parent stay side by side.
+template <class ExecSpace, class Value, class Device>
+HiSparseLeafBins<Device> hisparse_leaf_bins(const ExecSpace& space, const HiSparseMatrix<Value, Device>& A) {
+  using policy = Kokkos::RangePolicy<ExecSpace>;
+  const hisparse::LeafList<Device> leaves = hisparse::collect_leaves(A);
+  HiSparseLeafBins<Device> out;
+  out.leaves = leaves.size;
+  const auto R = A.ref();
+  std::uint32_t least_work = 0;
+  for (int k = 0; k < hisparse_leaf_bin_count; ++k) {
+    const std::uint32_t most_work = hisparse_leaf_bin_most_work[k];
+    HiSparseLeafBin<Device>& bin = out.bins[k];
+    Kokkos::parallel_reduce("strata::hisparse::count_leaves_of_bin", policy(space, 0, leaves.size),
+                            CountLeavesOfBin<Value, Device>{R, leaves.refs, least_work, most_work}, bin.size);
+    bin.refs = Kokkos::View<hisparse::offset_type*, Device>("strata::hisparse::bin_refs", bin.size);
+    bin.row0 = Kokkos::View<index_type*, Device>("strata::hisparse::bin_row0", bin.size);
+    bin.col0 = Kokkos::View<index_type*, Device>("strata::hisparse::bin_col0", bin.size);
+    Kokkos::parallel_scan("strata::hisparse::copy_leaves_of_bin", policy(space, 0, leaves.size),
+                          CopyLeavesOfBin<Value, Device>{R, leaves, least_work, most_work, bin});
+    least_work = most_work + 1;
+  }
+  space.fence();
+  return out;
+}
+
+// A leaf's threads when one thread takes the whole leaf (the first bin): its loops run in turn.
+struct OneThreadPerLeaf {
+  template <class F>
+  KOKKOS_INLINE_FUNCTION void for_each(std::uint32_t n, const F& f) const {
+    for (std::uint32_t i = 0; i < n; ++i) f(i);
+  }
+};
+
+// The teams of the one launch that multiplies every bin, in teams of a warp's vector lanes: the first
+// bin's teams take a leaf per thread (each team thread and vector lane), the second bin's a leaf per
+// team thread (its vector lanes share the leaf), the last bin's a leaf per team. One launch, so that
+// a product of a small matrix pays for one kernel, not one per bin.
+struct HiSparseLeafBinTeams {
+  index_type leaves_per_team[2] = {0, 0};  // the first two bins
+  index_type teams[hisparse_leaf_bin_count] = {0, 0, 0};
+
+  template <class ExecSpace, class Device>
+  static HiSparseLeafBinTeams of(const HiSparseLeafBins<Device>& bins, const scheduler::TeamShape& shape) {
+    HiSparseLeafBinTeams t;
+    t.leaves_per_team[0] = runs_on_host<ExecSpace> ? 64 : index_type(shape.team_size) * shape.vector_length;
+    t.leaves_per_team[1] = shape.items_per_team;
+    for (int k = 0; k < 2; ++k) t.teams[k] = (bins.bins[k].size + t.leaves_per_team[k] - 1) / t.leaves_per_team[k];
+    t.teams[2] = bins.bins[2].size;
+    return t;
+  }
+  index_type total() const { return teams[0] + teams[1] + teams[2]; }
+};
+
+template <class ExecSpace, class Value, class Device, class XView, class YView>
+struct HiSparseLeafBinProduct {
+  using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+  HiSparseLeafBins<Device> bins;
+  HiSparseLeafBinTeams teams;
+  hisparse::HiSparseRef<Value, Device> R;
+  HiSparseEntryProduct<ExecSpace, Value, XView, YView> entry;
+
+  template <class Threads>
+  KOKKOS_INLINE_FUNCTION void leaf(const HiSparseLeafBin<Device>& bin, index_type i, const Threads& threads) const {
+    const hisparse::offset_type ref = bin.refs(i);
+    hisparse_leaf_product(R, entry, ref, bin.row0(i), bin.col0(i), R.count(ref), threads);
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
+    index_type rank = team.league_rank();
+    if (rank < teams.teams[0]) {
+      const HiSparseLeafBin<Device>& bin = bins.bins[0];
+      const index_type first = rank * teams.leaves_per_team[0];
+      Kokkos::parallel_for(Kokkos::TeamVectorRange(team, static_cast<int>(teams.leaves_per_team[0])),
+                           [&](const int k) {
+                             if (first + k < bin.size) leaf(bin, first + k, OneThreadPerLeaf{});
+                           });
+      return;
+    }
+    rank -= teams.teams[0];
+    if (rank < teams.teams[1]) {
+      const HiSparseLeafBin<Device>& bin = bins.bins[1];
+      const index_type first = rank * teams.leaves_per_team[1];
+      const scheduler::ItemThreads<member_type> threads{team, false};
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, static_cast<int>(teams.leaves_per_team[1])),
+                           [&](const int k) {
+                             if (first + k < bin.size) leaf(bin, first + k, threads);
+                           });
+      return;
+    }
+    leaf(bins.bins[2], rank - teams.teams[1], scheduler::ItemThreads<member_type>{team, true});
+  }
+};
+
+// y += alpha * op(A) x (y already scaled by beta): one launch for every bin.
+template <class ExecSpace, class Value, class Device, class XView, class YView>
+void hisparse_leaf_bin_products(const ExecSpace& space, const hisparse::HiSparseRef<Value, Device>& R,
+                                const HiSparseLeafBins<Device>& bins, bool transpose, bool conjugate, Value alpha,
+                                const XView& x, const YView& y) {
+  // The second bin's shape: a warp of vector lanes per team thread on devices, one thread on hosts.
+  const scheduler::TeamShape shape = scheduler::team_shape<ExecSpace>(32);
+  const HiSparseLeafBinTeams teams = HiSparseLeafBinTeams::of<ExecSpace>(bins, shape);
+  if (teams.total() == 0) return;
+  if (teams.total() > std::numeric_limits<int>::max()) {
+    throw Error("strata::spmv (HiSparse leaf_bins): " + std::to_string(bins.leaves) + " leaves need " +
+                std::to_string(teams.total()) + " teams, more than one launch takes");
+  }
+  light_weight_parallel_for(
+      "strata::hisparse::spmv_leaf_bins",
+      Kokkos::TeamPolicy<ExecSpace>(space, static_cast<int>(teams.total()), shape.team_size, shape.vector_length),
+      HiSparseLeafBinProduct<ExecSpace, Value, Device, XView, YView>{
+          bins, teams, R, HiSparseEntryProduct<ExecSpace, Value, XView, YView>{alpha, conjugate, transpose, x, y}});
+}
+
+}  // namespace strata::Impl
