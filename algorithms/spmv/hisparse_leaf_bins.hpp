@@ -11,7 +11,6 @@
 #include <strata/algorithms/spmv/hisparse_leaf.hpp>
 #include <strata/core/error.hpp>
 #include <strata/core/light_weight_launch.hpp>
-#include <strata/core/runs_on_host.hpp>
 #include <strata/formats/hisparse/hisparse_leaves.hpp>
 #include <strata/scheduler/item_threads.hpp>
 
@@ -125,10 +124,12 @@ struct HiSparseLeafBinTeams {
   index_type leaves_per_team[2] = {0, 0};  // the first two bins
   index_type teams[hisparse_leaf_bin_count] = {0, 0, 0};
 
-  template <class ExecSpace, class Device>
+  template <class Device>
   static HiSparseLeafBinTeams of(const HiSparseLeafBins<Device>& bins, const scheduler::TeamShape& shape) {
     HiSparseLeafBinTeams t;
-    t.leaves_per_team[0] = runs_on_host<ExecSpace> ? 64 : index_type(shape.team_size) * shape.vector_length;
+    // A leaf per vector lane of each item of the shape (a thread of 256 on devices, 64 leaves in turn
+    // on hosts), then a leaf per item.
+    t.leaves_per_team[0] = index_type(shape.items_per_team) * shape.vector_length;
     t.leaves_per_team[1] = shape.items_per_team;
     for (int k = 0; k < 2; ++k) t.teams[k] = (bins.bins[k].size + t.leaves_per_team[k] - 1) / t.leaves_per_team[k];
     t.teams[2] = bins.bins[2].size;
@@ -184,7 +185,7 @@ void hisparse_leaf_bin_products(const ExecSpace& space, const hisparse::HiSparse
                                 const XView& x, const YView& y) {
   // The second bin's shape: a warp of vector lanes per team thread on devices, one thread on hosts.
   const scheduler::TeamShape shape = scheduler::team_shape<ExecSpace>(32);
-  const HiSparseLeafBinTeams teams = HiSparseLeafBinTeams::of<ExecSpace>(bins, shape);
+  const HiSparseLeafBinTeams teams = HiSparseLeafBinTeams::of(bins, shape);
   if (teams.total() == 0) return;
   if (teams.total() > std::numeric_limits<int>::max()) {
     throw Error("strata::spmv (HiSparse leaf_bins): " + std::to_string(bins.leaves) + " leaves need " +
