@@ -1,7 +1,8 @@
 # strata::spmv compiled once per format and value type (algorithms/spmv/spmv_eti.hpp), files that
-# build in parallel. Each includes strata/algorithms/spmv.hpp, hence every format's kernels, so a
-# change to any format's header still rebuilds all of them (measured 2026-11-29; narrowing the
-# includes is open).
+# build in parallel. Each includes its own format's header (algorithms/spmv/<format>.hpp), named
+# like the format here, so a change to one format's kernels rebuilds that format's four files and
+# AnyMatrix's four (whose handle holds every format's), not all 28. A unity build (CI) compiles a value
+# type's files as one object (cmake/StrataInstances.cmake), which any format's change still rebuilds.
 set(_strata_eti_formats
   "csr=::strata::DeviceCsr" "coo=::strata::CooMatrix" "dcsr=::strata::DcsrMatrix"
   "hyb=::strata::HybMatrix" "hisparse=::strata::HiSparseMatrix" "column_split=::strata::ColumnSplitCsr"
@@ -10,5 +11,6 @@ foreach(_format_pair IN LISTS _strata_eti_formats)
   string(REPLACE "=" ";" _format_pair "${_format_pair}")
   list(GET _format_pair 0 _format_name)
   list(GET _format_pair 1 STRATA_ETI_MATRIX)
+  set(STRATA_ETI_HEADER "${_format_name}")
   strata_compiled_instances(spmv_${_format_name} ${CMAKE_CURRENT_LIST_DIR}/spmv_eti.cpp.in)
 endforeach()
