@@ -2,7 +2,8 @@
 // strata::spmv on HiSparseMatrix, three algorithms:
 //  - leaf_bins (default): the leaves are listed and sorted into bins by entry
 //    count once per handle (hisparse_leaf_bins.hpp); each product scales y,
-//    then one launch for all bins adds the leaves' entries with atomics;
+//    then one launch for all bins (two for large products) adds the leaves'
+//    entries with atomics;
 //  - scheduled: every product walks the tree on the dynamic scheduler's
 //    host-driven launcher (hisparse_scheduled.hpp), nothing precomputed but the
 //    root's entry count;

@@ -53,18 +53,69 @@ KOKKOS_INLINE_FUNCTION void hisparse_leaf_product(const hisparse::HiSparseRef<Va
         product[k] = entry.product(r, c, *reinterpret_cast<const Value*>(node + payload + (first + k) * sizeof(Value)));
       }
     }
+    // One atomic per run of equal targets. The run's target is a scalar so that the arrays are only
+    // indexed by constants (the unrolled loops) and stay in registers: indexing them with n - 1 put
+    // target in local memory, a store per group, 22M of Poisson 160^3's 74M L2 sectors (Nsight
+    // Compute, H200, 2026-11-29).
+    index_type current = target[0];
     Value sum = product[0];
     for (std::uint32_t k = 1; k < most; ++k) {
       if (k < n) {
-        if (target[k] != target[k - 1]) {
-          entry.add_to(target[k - 1], sum);
+        if (target[k] != current) {
+          entry.add_to(current, sum);
+          current = target[k];
           sum = Value(0);
         }
         sum += product[k];
       }
     }
-    entry.add_to(target[n - 1], sum);
+    entry.add_to(current, sum);
   });
 }
 
+// Whether a COOx leaf's consecutive entries share their y entry often enough (at least 4 entries per
+// run on average) that a warp should sum each run before one atomic (cuda/hisparse_leaf_cuda.hpp):
+// hisparse_rows_in_long_runs for untransposed products, whose targets are rows, and
+// hisparse_columns_in_long_runs for transposed ones. A hub's rows do; a shifted diagonal's (one entry per
+// row) and a tridiagonal block's (three) do not, and there the scan's shuffles cost more than the
+// atomics they save (Poisson 160^3 on the H200, 2026-11-29: the shifted diagonals' kernel 111 us with
+// an atomic per entry, 140 with a vote per line for the scan; the tridiagonal blocks' 102 and 155).
+constexpr std::uint8_t hisparse_rows_in_long_runs = 1, hisparse_columns_in_long_runs = 2;
+constexpr std::uint32_t hisparse_long_run_entries = 4;
+
+template <class Value, class Device>
+KOKKOS_INLINE_FUNCTION std::uint8_t hisparse_leaf_long_runs(const hisparse::HiSparseRef<Value, Device>& R,
+                                                            hisparse::offset_type ref, std::uint32_t count) {
+  using namespace hisparse;
+  if (type_of(ref) == leaf_dense || count == 0) return 0;
+  const unsigned char* coordinates = R.bytes() + offset_of(ref) + node_header_bytes;
+  std::uint32_t row_runs = 1, column_runs = 1;
+  for (std::uint32_t k = 1; k < count; ++k) {
+    row_runs += coordinates[2 * k] != coordinates[2 * k - 2];
+    column_runs += coordinates[2 * k + 1] != coordinates[2 * k - 1];
+  }
+  return static_cast<std::uint8_t>(
+      (count >= hisparse_long_run_entries * row_runs ? hisparse_rows_in_long_runs : 0) |
+      (count >= hisparse_long_run_entries * column_runs ? hisparse_columns_in_long_runs : 0));
+}
+
+// A leaf spread over whole warps: the leaf bins' warp and block bins (hisparse_leaf_bins.hpp), whose
+// threads are one warp of 32 vector lanes or a team of such warps. This portable version runs the
+// COOx groups above; on CUDA (cuda/hisparse_leaf_cuda.hpp) lane i takes entries i, i + 32, ..., so that
+// loads and atomics are coalesced, and a warp segmented scan sums each run of one y entry where
+// long_runs (hisparse_leaf_long_runs) says the leaf's runs are long.
+template <class ExecSpace>
+struct HiSparseLeafInWarps {
+  template <class Value, class Device, class Entry, class Threads>
+  KOKKOS_INLINE_FUNCTION static void product(const hisparse::HiSparseRef<Value, Device>& R, const Entry& entry,
+                                             hisparse::offset_type ref, index_type row0, index_type col0,
+                                             std::uint32_t count, std::uint8_t /*long_runs*/, const Threads& threads) {
+    hisparse_leaf_product(R, entry, ref, row0, col0, count, threads);
+  }
+};
+
 }  // namespace strata::Impl
+
+#if defined(KOKKOS_ENABLE_CUDA)
+#include <strata/algorithms/spmv/cuda/hisparse_leaf_cuda.hpp>
+#endif

@@ -3,9 +3,9 @@
 // count; d*d slots for a dense leaf) and multiplied by the threads that suit each bin: a thread per
 // leaf of at most 8, a warp per leaf of at most 256, a block per leaf above. This is the scheduler's
 // routing by entry count (hisparse_queues in hisparse_scheduled.hpp) done once, when the handle is
-// analysed, instead of by a walk in every product; a product is then one launch for all bins. Before
-// the bins, every leaf took a team of its own, so a tree of one-entry leaves (R-MAT at d = 128) spent
-// a block per entry.
+// analysed, instead of by a walk in every product; a product is then one launch for all bins, or two
+// for large ones (hisparse_warp_bins_own_launch_teams). Before the bins, every leaf took a team of its
+// own, so a tree of one-entry leaves (R-MAT at d = 128) spent a block per entry.
 // Kernels are named functors, not extended lambdas: see docs/BACKENDS.md, "Extended lambdas".
 #include <strata/algorithms/spmv/hisparse_entry.hpp>
 #include <strata/algorithms/spmv/hisparse_leaf.hpp>
@@ -28,11 +28,15 @@ constexpr int hisparse_leaf_bin_count = 3;
 constexpr std::array<std::uint32_t, hisparse_leaf_bin_count> hisparse_leaf_bin_most_work{
     8, 256, std::numeric_limits<std::uint32_t>::max()};
 
-// The leaves of one bin with their block origins (stored orientation).
+// The leaves of one bin with their block origins (stored orientation) and entry counts: with the
+// count at hand, a leaf's values load beside its coordinates instead of after its header. The warp
+// and block bins also say which of a leaf's targets come in long runs (hisparse_leaf_long_runs).
 template <class Device>
 struct HiSparseLeafBin {
   Kokkos::View<hisparse::offset_type*, Device> refs;
   Kokkos::View<index_type*, Device> row0, col0;
+  Kokkos::View<std::uint32_t*, Device> count;
+  Kokkos::View<std::uint8_t*, Device> long_runs;
   index_type size = 0;
 };
 
@@ -50,6 +54,16 @@ KOKKOS_INLINE_FUNCTION std::uint32_t hisparse_leaf_work(const hisparse::HiSparse
                                                         hisparse::offset_type ref) {
   return hisparse::is_dense(hisparse::type_of(ref)) ? 1u << (2 * R.log2_block) : R.count(ref);
 }
+
+template <class Value, class Device>
+struct MarkLongRuns {
+  hisparse::HiSparseRef<Value, Device> R;
+  HiSparseLeafBin<Device> bin;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const index_type i) const {
+    bin.long_runs(i) = hisparse_leaf_long_runs(R, bin.refs(i), bin.count(i));
+  }
+};
 
 template <class Value, class Device>
 struct CountLeavesOfBin {
@@ -77,6 +91,7 @@ struct CopyLeavesOfBin {
       bin.refs(at) = leaves.refs(i);
       bin.row0(at) = leaves.row0(i);
       bin.col0(at) = leaves.col0(i);
+      bin.count(at) = R.count(leaves.refs(i));
     }
     ++at;
   }
@@ -100,8 +115,14 @@ HiSparseLeafBins<Device> hisparse_leaf_bins(const ExecSpace& space, const HiSpar
     bin.refs = Kokkos::View<hisparse::offset_type*, Device>("strata::hisparse::bin_refs", bin.size);
     bin.row0 = Kokkos::View<index_type*, Device>("strata::hisparse::bin_row0", bin.size);
     bin.col0 = Kokkos::View<index_type*, Device>("strata::hisparse::bin_col0", bin.size);
+    bin.count = Kokkos::View<std::uint32_t*, Device>("strata::hisparse::bin_count", bin.size);
     Kokkos::parallel_scan("strata::hisparse::copy_leaves_of_bin", policy(space, 0, leaves.size),
                           CopyLeavesOfBin<Value, Device>{R, leaves, least_work, most_work, bin});
+    if (k > 0) {
+      bin.long_runs = Kokkos::View<std::uint8_t*, Device>("strata::hisparse::bin_long_runs", bin.size);
+      Kokkos::parallel_for("strata::hisparse::mark_long_runs", policy(space, 0, bin.size),
+                           MarkLongRuns<Value, Device>{R, bin});
+    }
     least_work = most_work + 1;
   }
   space.fence();
@@ -138,7 +159,10 @@ struct HiSparseLeafBinTeams {
   index_type total() const { return teams[0] + teams[1] + teams[2]; }
 };
 
-template <class ExecSpace, class Value, class Device, class XView, class YView>
+// Which bins a launch multiplies: all of them, or the thread bin and the two warp bins apart.
+enum class HiSparseLeafBinLaunch { all, thread_bin, warp_bins };
+
+template <class ExecSpace, class Value, class Device, class XView, class YView, HiSparseLeafBinLaunch Launch>
 struct HiSparseLeafBinProduct {
   using member_type = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   HiSparseLeafBins<Device> bins;
@@ -146,39 +170,68 @@ struct HiSparseLeafBinProduct {
   hisparse::HiSparseRef<Value, Device> R;
   HiSparseEntryProduct<ExecSpace, Value, XView, YView> entry;
 
-  template <class Threads>
-  KOKKOS_INLINE_FUNCTION void leaf(const HiSparseLeafBin<Device>& bin, index_type i, const Threads& threads) const {
-    const hisparse::offset_type ref = bin.refs(i);
-    hisparse_leaf_product(R, entry, ref, bin.row0(i), bin.col0(i), R.count(ref), threads);
+  // The team's share of bin Bin, its rank counted from the bin's first team.
+  template <int Bin>
+  KOKKOS_INLINE_FUNCTION void bin_team(const member_type& team, index_type rank) const {
+    const HiSparseLeafBin<Device>& bin = bins.bins[Bin];
+    if constexpr (Bin == 0) {
+      const index_type first = rank * teams.leaves_per_team[0];
+      Kokkos::parallel_for(Kokkos::TeamVectorRange(team, static_cast<int>(teams.leaves_per_team[0])), [&](const int k) {
+        const index_type i = first + k;
+        if (i < bin.size) {
+          hisparse_leaf_product(R, entry, bin.refs(i), bin.row0(i), bin.col0(i), bin.count(i), OneThreadPerLeaf{});
+        }
+      });
+    } else {
+      // A leaf per warp (team thread), or the whole team's warps on one leaf.
+      const index_type first = Bin == 1 ? rank * teams.leaves_per_team[1] : rank;
+      const scheduler::ItemThreads<member_type> threads{team, Bin == 2};
+      const auto leaf = [&](const int k) {
+        const index_type i = first + k;
+        if (i < bin.size) {
+          HiSparseLeafInWarps<ExecSpace>::product(R, entry, bin.refs(i), bin.row0(i), bin.col0(i), bin.count(i),
+                                                  bin.long_runs(i), threads);
+        }
+      };
+      if constexpr (Bin == 1) {
+        Kokkos::parallel_for(Kokkos::TeamThreadRange(team, static_cast<int>(teams.leaves_per_team[1])), leaf);
+      } else {
+        leaf(0);
+      }
+    }
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
     index_type rank = team.league_rank();
-    if (rank < teams.teams[0]) {
-      const HiSparseLeafBin<Device>& bin = bins.bins[0];
-      const index_type first = rank * teams.leaves_per_team[0];
-      Kokkos::parallel_for(Kokkos::TeamVectorRange(team, static_cast<int>(teams.leaves_per_team[0])),
-                           [&](const int k) {
-                             if (first + k < bin.size) leaf(bin, first + k, OneThreadPerLeaf{});
-                           });
-      return;
+    if constexpr (Launch != HiSparseLeafBinLaunch::warp_bins) {
+      if (Launch == HiSparseLeafBinLaunch::thread_bin || rank < teams.teams[0]) return bin_team<0>(team, rank);
+      rank -= teams.teams[0];
     }
-    rank -= teams.teams[0];
-    if (rank < teams.teams[1]) {
-      const HiSparseLeafBin<Device>& bin = bins.bins[1];
-      const index_type first = rank * teams.leaves_per_team[1];
-      const scheduler::ItemThreads<member_type> threads{team, false};
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(team, static_cast<int>(teams.leaves_per_team[1])),
-                           [&](const int k) {
-                             if (first + k < bin.size) leaf(bin, first + k, threads);
-                           });
-      return;
+    if constexpr (Launch != HiSparseLeafBinLaunch::thread_bin) {
+      if (rank < teams.teams[1]) return bin_team<1>(team, rank);
+      bin_team<2>(team, rank - teams.teams[1]);
     }
-    leaf(bins.bins[2], rank - teams.teams[1], scheduler::ItemThreads<member_type>{team, true});
   }
 };
 
-// y += alpha * op(A) x (y already scaled by beta): one launch for every bin.
+// From this many teams in the warp bins on, those bins get a launch of their own, at the registers
+// their code needs (32-35 on the H200, every team resident), instead of the 40 that the thread bin's
+// staged groups take in a launch for all bins (6 of 8 teams per SM): Poisson 160^3, all in the warp
+// bins, 1.1x faster. Below it one launch for all bins: a launch more cost small products 4-10 us
+// (H200, 2026-11-29).
+constexpr index_type hisparse_warp_bins_own_launch_teams = 16384;
+
+template <HiSparseLeafBinLaunch Launch, class ExecSpace, class Value, class Device, class XView, class YView,
+          class Policy>
+void hisparse_leaf_bin_launch(const Policy& policy, const HiSparseLeafBins<Device>& bins,
+                              const HiSparseLeafBinTeams& teams, const hisparse::HiSparseRef<Value, Device>& R,
+                              const HiSparseEntryProduct<ExecSpace, Value, XView, YView>& entry) {
+  light_weight_parallel_for(
+      "strata::hisparse::spmv_leaf_bins", policy,
+      HiSparseLeafBinProduct<ExecSpace, Value, Device, XView, YView, Launch>{bins, teams, R, entry});
+}
+
+// y += alpha * op(A) x (y already scaled by beta).
 template <class ExecSpace, class Value, class Device, class XView, class YView>
 void hisparse_leaf_bin_products(const ExecSpace& space, const hisparse::HiSparseRef<Value, Device>& R,
                                 const HiSparseLeafBins<Device>& bins, bool transpose, bool conjugate, Value alpha,
@@ -191,11 +244,27 @@ void hisparse_leaf_bin_products(const ExecSpace& space, const hisparse::HiSparse
     throw Error("strata::spmv (HiSparse leaf_bins): " + std::to_string(bins.leaves) + " leaves need " +
                 std::to_string(teams.total()) + " teams, more than one launch takes");
   }
-  light_weight_parallel_for(
-      "strata::hisparse::spmv_leaf_bins",
-      Kokkos::TeamPolicy<ExecSpace>(space, static_cast<int>(teams.total()), shape.team_size, shape.vector_length),
-      HiSparseLeafBinProduct<ExecSpace, Value, Device, XView, YView>{
-          bins, teams, R, HiSparseEntryProduct<ExecSpace, Value, XView, YView>{alpha, conjugate, transpose, x, y}});
+  const HiSparseEntryProduct<ExecSpace, Value, XView, YView> entry{alpha, conjugate, transpose, x, y};
+  const auto policy = [&](index_type league) {
+    return Kokkos::TeamPolicy<ExecSpace>(space, static_cast<int>(league), shape.team_size, shape.vector_length);
+  };
+  const index_type warp_teams = teams.teams[1] + teams.teams[2];
+  if (warp_teams < hisparse_warp_bins_own_launch_teams) {
+    // The launch bounds hold the kernel for all bins at 40 registers (6 teams of 256 per SM) instead of 46.
+    hisparse_leaf_bin_launch<HiSparseLeafBinLaunch::all>(
+        Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<256, 6>>(space, static_cast<int>(teams.total()),
+                                                                    shape.team_size, shape.vector_length),
+        bins, teams, R, entry);
+    return;
+  }
+  if (teams.teams[0] > 0) {
+    hisparse_leaf_bin_launch<HiSparseLeafBinLaunch::thread_bin>(policy(teams.teams[0]), bins, teams, R, entry);
+  }
+  // Launch bounds for every team resident: without them the scan's shuffles take the kernel to 44 registers.
+  hisparse_leaf_bin_launch<HiSparseLeafBinLaunch::warp_bins>(
+      Kokkos::TeamPolicy<ExecSpace, Kokkos::LaunchBounds<256, 8>>(space, static_cast<int>(warp_teams), shape.team_size,
+                                                                  shape.vector_length),
+      bins, teams, R, entry);
 }
 
 }  // namespace strata::Impl

@@ -108,7 +108,8 @@ TYPED_TEST(HiSparseSpmvTest, MatchesReferenceWithTransposeFlagAndScale) {
 
 // The bins' edges (algorithms/spmv/hisparse_leaf_bins.hpp), one leaf each, d = 32: leaves of 1 and 8
 // entries go to the thread bin, of 9 and 256 to the warp bin, of 257 and a full block (a dense leaf,
-// whose work is its d * d slots) to the block bin; the product over the bins matches the reference.
+// whose work is its d * d slots) to the block bin; each bin keeps its leaves' entry counts; the
+// product over the bins matches the reference.
 TEST(HiSparseSpmvTest, LeafBinsRouteLeavesByWorkAtTheirEdges) {
   constexpr int log2_block = 5, d = 32;
   const index_type entries_of_block[] = {1, 8, 9, 256, 257, d * d};
@@ -129,6 +130,7 @@ TEST(HiSparseSpmvTest, LeafBinsRouteLeavesByWorkAtTheirEdges) {
     SCOPED_TRACE("bin " + std::to_string(bin));
     const auto col0 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), leaves.bins[bin].col0);
     const auto refs = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), leaves.bins[bin].refs);
+    const auto count = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), leaves.bins[bin].count);
     ASSERT_EQ(leaves.bins[bin].size, 2);
     std::vector<index_type> got;
     for (index_type i = 0; i < leaves.bins[bin].size; ++i) got.push_back(col0(i) / d);
@@ -136,7 +138,39 @@ TEST(HiSparseSpmvTest, LeafBinsRouteLeavesByWorkAtTheirEdges) {
     EXPECT_EQ(got, expected_blocks[bin]);
     for (index_type i = 0; i < leaves.bins[bin].size; ++i) {
       EXPECT_EQ(hisparse::type_of(refs(i)) == hisparse::leaf_dense, col0(i) / d == blocks - 1);
+      EXPECT_EQ(index_type(count(i)), entries_of_block[col0(i) / d]) << "the count the bin keeps for a leaf";
     }
+  }
+  const auto reference = to_csr(coo);
+  test::ApiProduct<ExecSpace, HiSparseMatrix<double, Device>> kernel{A, {}};
+  for (const std::string mode : {"N", "T"}) {
+    test::expect_spmv_matches_reference<double, ExecSpace>(kernel, reference, mode, -1.5, 0.5, false);
+    test::expect_spmv_matches_reference<double, ExecSpace>(kernel, reference, mode, 1.0, 0.0, true);
+  }
+}
+
+// Which warp-bin leaves have their targets in long runs (at least 4 entries per run on average), d = 32,
+// one leaf each: a full row (long runs of rows: the untransposed product sums them), a full column
+// (of columns: the transposed one does), a shifted diagonal and a tridiagonal block (neither: an atomic
+// per entry). The products in both modes, which take both ways on CUDA, match the reference.
+TEST(HiSparseSpmvTest, LeafBinsMarkLongRunsOfRowsAndColumns) {
+  constexpr int log2_block = 5, d = 32;
+  HostCoo<double> coo(d, 4 * d);
+  const auto value = [](index_type r, index_type c) { return 1.0 + static_cast<double>((3 * r + c) % 5); };
+  for (index_type c = 0; c < d; ++c) coo.push_back(7, c, value(7, c));          // block 0: row 7
+  for (index_type r = 0; r < d; ++r) coo.push_back(r, d + 5, value(r, d + 5));  // block 1: column 5
+  for (index_type r = 0; r + 1 < d; ++r) coo.push_back(r, 2 * d + r + 1, 1.5);  // block 2: shifted diagonal
+  for (index_type r = 0; r < d; ++r) {                                          // block 3: tridiagonal
+    for (index_type c = r > 0 ? r - 1 : 0; c <= r + 1 && c < d; ++c) coo.push_back(r, 3 * d + c, value(r, c));
+  }
+  const auto A = to_hisparse<Device>(coo, log2_block);
+  const auto leaves = Impl::hisparse_leaf_bins(ExecSpace(), A);
+  ASSERT_EQ(leaves.bins[1].size, 4) << "every leaf holds 31 to 94 entries: the warp bin";
+  const auto col0 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), leaves.bins[1].col0);
+  const auto long_runs = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), leaves.bins[1].long_runs);
+  const std::uint8_t expected[] = {Impl::hisparse_rows_in_long_runs, Impl::hisparse_columns_in_long_runs, 0, 0};
+  for (index_type i = 0; i < 4; ++i) {
+    EXPECT_EQ(int(long_runs(i)), int(expected[col0(i) / d])) << "the leaf of block " << col0(i) / d;
   }
   const auto reference = to_csr(coo);
   test::ApiProduct<ExecSpace, HiSparseMatrix<double, Device>> kernel{A, {}};
