@@ -106,6 +106,17 @@ TYPED_TEST(HiSparseSpmvTest, MatchesReferenceWithTransposeFlagAndScale) {
   }
 }
 
+// The default algorithm's products of A (made from coo) in N and T, with and without beta, against the
+// host reference: what the leaf-bin tests check after their bins.
+void expect_default_products_match(const HiSparseMatrix<double, Device>& A, const HostCoo<double>& coo) {
+  const auto reference = to_csr(coo);
+  test::ApiProduct<ExecSpace, HiSparseMatrix<double, Device>> kernel{A, {}};
+  for (const std::string mode : {"N", "T"}) {
+    test::expect_spmv_matches_reference<double, ExecSpace>(kernel, reference, mode, -1.5, 0.5, false);
+    test::expect_spmv_matches_reference<double, ExecSpace>(kernel, reference, mode, 1.0, 0.0, true);
+  }
+}
+
 // The bins' edges (algorithms/spmv/hisparse_leaf_bins.hpp), one leaf each, d = 32: leaves of 1 and 8
 // entries go to the thread bin, of 9 and 256 to the warp bin, of 257 and a full block (a dense leaf,
 // whose work is its d * d slots) to the block bin; each bin keeps its leaves' entry counts; the
@@ -141,12 +152,7 @@ TEST(HiSparseSpmvTest, LeafBinsRouteLeavesByWorkAtTheirEdges) {
       EXPECT_EQ(index_type(count(i)), entries_of_block[col0(i) / d]) << "the count the bin keeps for a leaf";
     }
   }
-  const auto reference = to_csr(coo);
-  test::ApiProduct<ExecSpace, HiSparseMatrix<double, Device>> kernel{A, {}};
-  for (const std::string mode : {"N", "T"}) {
-    test::expect_spmv_matches_reference<double, ExecSpace>(kernel, reference, mode, -1.5, 0.5, false);
-    test::expect_spmv_matches_reference<double, ExecSpace>(kernel, reference, mode, 1.0, 0.0, true);
-  }
+  expect_default_products_match(A, coo);
 }
 
 // Which warp-bin leaves have their targets in long runs (at least 4 entries per run on average), d = 32,
@@ -172,12 +178,7 @@ TEST(HiSparseSpmvTest, LeafBinsMarkLongRunsOfRowsAndColumns) {
   for (index_type i = 0; i < 4; ++i) {
     EXPECT_EQ(int(long_runs(i)), int(expected[col0(i) / d])) << "the leaf of block " << col0(i) / d;
   }
-  const auto reference = to_csr(coo);
-  test::ApiProduct<ExecSpace, HiSparseMatrix<double, Device>> kernel{A, {}};
-  for (const std::string mode : {"N", "T"}) {
-    test::expect_spmv_matches_reference<double, ExecSpace>(kernel, reference, mode, -1.5, 0.5, false);
-    test::expect_spmv_matches_reference<double, ExecSpace>(kernel, reference, mode, 1.0, 0.0, true);
-  }
+  expect_default_products_match(A, coo);
 }
 
 TEST(HiSparseSpmvTest, HandCheckedTwoByThree) {
