@@ -40,10 +40,10 @@
 # with each failed step's failed tests and output tail), and every step's full output, packed again
 # after each step, to $OUT/gpu_check_logs.tar.gz: the device tool returns at most 8 files from $OUT,
 # so a folder of step logs came back without most of them.
-# A racecheck or synccheck step whose only reports are the tool's notices that it cannot instrument
-# kernels launched from the device (dynamic parallelism: the scheduler's controller launcher), with
-# every test passed, is a PASS whose summary line gives the number of those notices (racecheck counts
-# each as a hazard, synccheck as an error).
+# A racecheck, synccheck or initcheck step whose only reports are the tool's notices that it cannot
+# instrument kernels launched from the device (dynamic parallelism: the scheduler's controller
+# launcher), with every test passed, is a PASS whose summary line gives the number of those notices
+# (racecheck counts each as a hazard, synccheck and initcheck as an error).
 # Exits 1 when any step failed or timed out, 3 when none failed but the time budget left steps
 # out, 2 on a usage error.
 set -uo pipefail
@@ -146,11 +146,11 @@ step() {
   local cdp
   if [ $rc -eq 0 ]; then
     record PASS "$secs" "$name"
-  elif [ $rc -eq 86 ] && [[ "$name" == racecheck:* || "$name" == synccheck:* ]] &&
+  elif [ $rc -eq 86 ] && [[ "$name" == racecheck:* || "$name" == synccheck:* || "$name" == initcheck:* ]] &&
        cdp=$(unsupported_cdp_warnings_only "$log"); then
-    # Racecheck and synccheck count their own notice that they cannot follow kernels launched from
-    # the device as a hazard or an error; the tests passed and nothing else was reported. Said, not
-    # hidden.
+    # Racecheck, synccheck and initcheck count their own notice that they cannot follow kernels
+    # launched from the device as a hazard or an error; the tests passed and nothing else was
+    # reported. Said, not hidden.
     record PASS "$secs" "$name (nothing reported but $cdp notices that kernels launched from the device, by dynamic parallelism, are not instrumented: ${name%%:*} does not support them)"
   else
     failed=1
@@ -169,8 +169,8 @@ logs_place() { if [ -n "${OUT:-}" ] && [ -z "$logs_dir" ]; then echo "$OUT/gpu_c
 
 # unsupported_cdp_warnings_only LOG: prints the number of the sanitizer's "CUDA Dynamic Parallelism
 # is not supported by the selected tool" warnings and succeeds when they are all that LOG reports:
-# racecheck's summary counts them as its only hazards (warnings), synccheck's as its only errors, no
-# other report line is in LOG, and every test in it passed.
+# racecheck's summary counts them as its only hazards (warnings), synccheck's and initcheck's as their
+# only errors, no other report line is in LOG, and every test in it passed.
 unsupported_cdp_warnings_only() {
   local log="$1" cdp shown warnings errors summary others
   local notice='Warning: CUDA Dynamic Parallelism is not supported by the selected tool'
