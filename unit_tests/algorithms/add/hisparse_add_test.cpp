@@ -3,11 +3,12 @@
 // a full row and column) plus a partner that overlaps half its entries, cancels some exactly
 // and adds new ones, in the four transpose combinations and three conjugating ones, with
 // scale factors; terms carrying their own transpose flag and scale; terms that share
-// sub-trees after local edits; terms of different block sizes; pairs at the edge between the
-// one-thread merge and the team path, and at the edge between the team's search and its maps;
-// cases that outgrow the pool's and the workspace's first allocation, and the workspace on its
-// own; and the errors.
+// sub-trees after local edits, in the four transpose combinations with scale factors; terms of
+// different block sizes; pairs at the edge between the one-thread merge and the team path, and at
+// the edge between the team's search and its maps; cases that outgrow the pool's and the
+// workspace's first allocation, and the workspace on its own; and the errors.
 #include "algorithms/add/add_check.hpp"
+#include "formats/hisparse/hisparse_test_edits.hpp"
 #include "formats/hisparse/hisparse_test_matrices.hpp"
 
 #include <strata/algorithms/add.hpp>
@@ -92,28 +93,28 @@ TYPED_TEST(HiSparseAdd, TermsKeepTheirOwnTransposeAndScale) {
 
 TYPED_TEST(HiSparseAdd, TermsSharingSubtreesAfterEdits) {
   using Value = TypeParam;
+  const Value one = value_from<Value>(1.0, 0.0), minus_one = value_from<Value>(-1.0, 0.0);
+  const Value alpha = value_from<Value>(1.5, -0.5), beta = value_from<Value>(-0.75, 0.25);
   for (const auto& c : test::hisparse_cases()) {
     if (c.coo.nnz() < 2) continue;
     SCOPED_TRACE(c.name);
     const auto a = test::convert_coo<Value>(c.coo);
     const auto A = to_hisparse<Device>(a, c.log2_block);
     // E: A with a few entries removed and overwritten, sharing every untouched sub-tree with A.
-    HiSparseEdits<Value> edits;
-    edits.insert = HostCoo<Value>(a.num_rows, a.num_cols);
-    for (index_type k = 0; k < a.nnz(); k += 13) edits.remove.push_back({a.rows[k], a.cols[k]});
-    for (index_type k = 6; k < a.nnz(); k += 13) edits.insert.push_back(a.rows[k], a.cols[k], value_from<Value>(9.0, 1.0));
-    const auto E = hisparse_edit(A, edits);
+    const auto E = hisparse_edit(A, test::scattered_edits(a));
     ASSERT_EQ(E.storage(), A.storage());
     const auto e = to_host_coo(E);
-    const Value one = value_from<Value>(1.0, 0.0), minus_one = value_from<Value>(-1.0, 0.0);
     // E - A: zeros everywhere but the edits, kept as stored zeros.
-    test::expect_add_matches_reference(add("N", one, E, "N", minus_one, A), reference::coo_add(SpmvMode::normal, one, e,
-                                                                                    SpmvMode::normal, minus_one, a));
-    test::expect_add_matches_reference(add("T", one, A, "T", one, E), reference::coo_add(SpmvMode::transpose, one, a,
-                                                                              SpmvMode::transpose, one, e));
-    if (a.num_rows == a.num_cols) {
-      test::expect_add_matches_reference(add("N", one, A, "T", one, E), reference::coo_add(SpmvMode::normal, one, a,
-                                                                                SpmvMode::transpose, one, e));
+    test::expect_add_matches_reference(add("N", one, E, "N", minus_one, A),
+                                       reference::coo_add(SpmvMode::normal, one, e, SpmvMode::normal, minus_one, a));
+    // The four transpose combinations with both scale factors (the mixed two where the shapes agree).
+    for (const ModePair& m : mode_pairs) {
+      const SpmvMode ma = parse_spmv_mode(m.a), mb = parse_spmv_mode(m.b);
+      if (is_conjugated(ma) || is_conjugated(mb)) continue;
+      if (is_transposed(ma) != is_transposed(mb) && a.num_rows != a.num_cols) continue;
+      SCOPED_TRACE(std::string("op(A) = ") + m.a + ", op(E) = " + m.b);
+      test::expect_add_matches_reference(add(m.a, alpha, A, m.b, beta, E),
+                                         reference::coo_add(ma, alpha, a, mb, beta, e));
     }
   }
 }

@@ -1,7 +1,9 @@
 // strata::spmv on HiSparseMatrix, every algorithm (the leaf bins, and the tree walk on the dynamic
 // scheduler's host-driven, persistent and, where built, controller launchers): the typed suite, the
-// bins' edges, then the matrix's own transpose flag and scale factor folded into the product.
+// matrix's own transpose flag and scale factor folded into the product, matrices sharing sub-trees
+// after edits, then the bins' edges.
 #include "algorithms/spmv/spmv_api_cases.hpp"
+#include "formats/hisparse/hisparse_test_edits.hpp"
 #include "formats/hisparse/hisparse_test_matrices.hpp"
 
 #include <algorithm>
@@ -101,6 +103,36 @@ TYPED_TEST(HiSparseSpmvTest, MatchesReferenceWithTransposeFlagAndScale) {
           }
         }
         test::expect_spmv_matches_reference<Value, ExecSpace>(kernel, reference, mode, alphas[1], betas[0], true);
+      }
+    }
+  }
+}
+
+// A matrix and its edited copy share every sub-tree the edits left alone (one pool, nodes by
+// reference): every algorithm multiplies both, in every mode with scale factors, and A's handle,
+// analysed before the edit, still gives A's products after it.
+TYPED_TEST(HiSparseSpmvTest, MatricesSharingSubtreesAfterEditsMatchReference) {
+  using Value = TypeParam;
+  const Value alpha = value_from<Value>(-1.5, 0.5), beta = value_from<Value>(0.5, -2.0);
+  for (const auto& c : test::hisparse_cases()) {
+    if (c.coo.num_rows > 100000 || c.coo.num_cols > 100000) continue;  // vectors of 2^33 entries do not fit
+    if (c.coo.nnz() < 2) continue;
+    SCOPED_TRACE(c.name);
+    const auto a = test::convert_coo<Value>(c.coo);
+    for (const SpmvAlgorithm algorithm : algorithms) {
+      SCOPED_TRACE(to_string(algorithm));
+      const auto A = to_hisparse<Device>(a, c.log2_block);
+      test::ApiProduct<ExecSpace, HiSparseMatrix<Value, Device>> before{
+          A, SpmvHandle<ExecSpace, HiSparseMatrix<Value, Device>>(with_algorithm(algorithm))};
+      before.handle.prepare(ExecSpace(), A);
+      const auto E = hisparse_edit(A, test::scattered_edits(a));
+      ASSERT_EQ(E.storage(), A.storage()) << "the edit appends to A's pool";
+      test::ApiProduct<ExecSpace, HiSparseMatrix<Value, Device>> edited{
+          E, SpmvHandle<ExecSpace, HiSparseMatrix<Value, Device>>(with_algorithm(algorithm))};
+      const auto a_reference = to_csr(a), e_reference = to_csr(to_host_coo(E));
+      for (const std::string mode : {"N", "T", "C", "H"}) {
+        test::expect_spmv_matches_reference<Value, ExecSpace>(edited, e_reference, mode, alpha, beta, false);
+        test::expect_spmv_matches_reference<Value, ExecSpace>(before, a_reference, mode, alpha, beta, false);
       }
     }
   }
