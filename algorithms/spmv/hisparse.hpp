@@ -121,10 +121,9 @@ struct SpmvFormat<ExecSpace, HiSparseMatrix<Value, Device>> {
              std::to_string(state.last.idle_ns / 1000) + " us, " + std::to_string(state.last.deferred_launches) +
              " deferred launches)";
     }
-    const auto& bins = state.leaves.bins;
-    return "leaf_bins(" + std::to_string(state.leaves.leaves) + " leaves: " + std::to_string(bins[0].size) +
-           " by a thread, " + std::to_string(bins[1].size) + " by a warp, " + std::to_string(bins[2].size) +
-           " by a block)";
+    const auto& bins = state.leaves;
+    return "leaf_bins(" + std::to_string(bins.leaves) + " leaves: " + std::to_string(bins.size(0)) + " by a thread, " +
+           std::to_string(bins.size(1)) + " by a warp, " + std::to_string(bins.size(2)) + " by a block)";
   }
 };
 

@@ -80,7 +80,13 @@ KOKKOS_INLINE_FUNCTION void hisparse_leaf_product(const hisparse::HiSparseRef<Va
 // row) and a tridiagonal block's (three) do not, and there the scan's shuffles cost more than the
 // atomics they save (Poisson 160^3 on the H200, 2026-11-29: the shifted diagonals' kernel 111 us with
 // an atomic per entry, 140 with a vote per line for the scan; the tridiagonal blocks' 102 and 155).
-constexpr std::uint8_t hisparse_rows_in_long_runs = 1, hisparse_columns_in_long_runs = 2;
+// hisparse_columns_repeat marks a leaf whose columns hold at least 4 entries each on average but not in
+// consecutive runs (entries are stored row by row): a few dense columns, whose transposed product sent
+// every entry's atomic to the same few y entries (TSOPF_RS_b39_c30, columns of 30002 entries: SpMV^T
+// 102 us against 24 us for SpMV, H200, 2026-11-29). Warps that can read such a leaf in column order
+// (HiSparseLeafInWarps<ExecSpace>::reads_column_order) get its order from the leaf bins and sum each
+// column's run before one atomic.
+constexpr std::uint8_t hisparse_rows_in_long_runs = 1, hisparse_columns_in_long_runs = 2, hisparse_columns_repeat = 4;
 constexpr std::uint32_t hisparse_long_run_entries = 4;
 
 template <class Value, class Device>
@@ -89,27 +95,43 @@ KOKKOS_INLINE_FUNCTION std::uint8_t hisparse_leaf_long_runs(const hisparse::HiSp
   using namespace hisparse;
   if (type_of(ref) == leaf_dense || count == 0) return 0;
   const unsigned char* coordinates = R.bytes() + offset_of(ref) + node_header_bytes;
-  std::uint32_t row_runs = 1, column_runs = 1;
-  for (std::uint32_t k = 1; k < count; ++k) {
-    row_runs += coordinates[2 * k] != coordinates[2 * k - 2];
-    column_runs += coordinates[2 * k + 1] != coordinates[2 * k - 1];
+  std::uint32_t row_runs = 1, column_runs = 1, columns = 0;
+  std::uint32_t seen[8] = {};  // a bit per local column (d <= 256)
+  for (std::uint32_t k = 0; k < count; ++k) {
+    const std::uint32_t c = coordinates[2 * k + 1];
+    if (k > 0) {
+      row_runs += coordinates[2 * k] != coordinates[2 * k - 2];
+      column_runs += c != coordinates[2 * k - 1];
+    }
+    if (!(seen[c / 32] >> (c % 32) & 1u)) {
+      seen[c / 32] |= 1u << (c % 32);
+      ++columns;
+    }
   }
+  const bool columns_in_runs = count >= hisparse_long_run_entries * column_runs;
   return static_cast<std::uint8_t>(
       (count >= hisparse_long_run_entries * row_runs ? hisparse_rows_in_long_runs : 0) |
-      (count >= hisparse_long_run_entries * column_runs ? hisparse_columns_in_long_runs : 0));
+      (columns_in_runs ? hisparse_columns_in_long_runs : 0) |
+      (!columns_in_runs && count >= hisparse_long_run_entries * columns ? hisparse_columns_repeat : 0));
 }
 
 // A leaf spread over whole warps: the leaf bins' warp and block bins (hisparse_leaf_bins.hpp), whose
 // threads are one warp of 32 vector lanes or a team of such warps. This portable version runs the
 // COOx groups above; on CUDA (cuda/hisparse_leaf_cuda.hpp) lane i takes entries i, i + 32, ..., so that
 // loads and atomics are coalesced, and a warp segmented scan sums each run of one y entry where
-// long_runs (hisparse_leaf_long_runs) says the leaf's runs are long.
+// long_runs (hisparse_leaf_long_runs) says the leaf's runs are long, or where column_order (not null: a
+// transposed product of a leaf marked hisparse_columns_repeat) gives its entries column by column.
+// reads_column_order: whether the bins should keep that order (host atomics do not queue on one
+// address as a GPU's L2 does, so the portable version does not read it).
 template <class ExecSpace>
 struct HiSparseLeafInWarps {
+  static constexpr bool reads_column_order = false;
+
   template <class Value, class Device, class Entry, class Threads>
   KOKKOS_INLINE_FUNCTION static void product(const hisparse::HiSparseRef<Value, Device>& R, const Entry& entry,
                                              hisparse::offset_type ref, index_type row0, index_type col0,
-                                             std::uint32_t count, std::uint8_t /*long_runs*/, const Threads& threads) {
+                                             std::uint32_t count, std::uint8_t /*long_runs*/,
+                                             const std::uint16_t* /*column_order*/, const Threads& threads) {
     hisparse_leaf_product(R, entry, ref, row0, col0, count, threads);
   }
 };

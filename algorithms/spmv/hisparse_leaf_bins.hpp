@@ -23,20 +23,63 @@
 
 namespace strata::Impl {
 
-// The most work a leaf of each bin holds; the last bin takes the rest.
+// The most work a leaf of the thread bin and of the warp bin holds; the block bin takes the rest.
 constexpr int hisparse_leaf_bin_count = 3;
-constexpr std::array<std::uint32_t, hisparse_leaf_bin_count> hisparse_leaf_bin_most_work{
-    8, 256, std::numeric_limits<std::uint32_t>::max()};
+constexpr std::uint32_t hisparse_thread_bin_most_work = 8, hisparse_warp_bin_most_work = 256;
 
-// The leaves of one bin with their block origins (stored orientation) and entry counts: with the
-// count at hand, a leaf's values load beside its coordinates instead of after its header. The warp
-// and block bins also say which of a leaf's targets come in long runs (hisparse_leaf_long_runs).
+// A thread-bin leaf in 16 bytes, one vector load: its node in units of the node alignment, its block
+// origin (stored orientation) in units of d, and its node type and entry count. R-MAT 20's thread bin
+// holds 12.9M leaves of about 1.25 entries; the 28 bytes of refs, origins and counts it kept per leaf
+// before, in four loads, were as much as the leaf's 32-byte node.
+struct alignas(16) HiSparseSmallLeaf {
+  std::uint32_t node;
+  std::uint32_t block_row, block_col;
+  std::uint32_t type_and_count;  // the NodeType in the low 4 bits (hisparse::type_mask), the entry count above
+};
+
+// Whether a leaf's node and origin fit a HiSparseSmallLeaf: pools under 64 GiB and at most 2^32 blocks a
+// side. A leaf that does not goes to the warp bin, which keeps whole refs and origins, so that any matrix
+// the format holds has its product (a slower one for those leaves).
+KOKKOS_INLINE_FUNCTION bool hisparse_small_leaf_fits(hisparse::offset_type ref, index_type row0, index_type col0,
+                                                     int log2_block) {
+  constexpr std::uint64_t most = 0xffffffffu;  // not numeric_limits: a host function (nvcc warning #20013)
+  return hisparse::offset_of(ref) / hisparse::node_alignment <= most &&
+         static_cast<std::uint64_t>(row0 >> log2_block) <= most &&
+         static_cast<std::uint64_t>(col0 >> log2_block) <= most;
+}
+
+KOKKOS_INLINE_FUNCTION HiSparseSmallLeaf hisparse_small_leaf(hisparse::offset_type ref, index_type row0,
+                                                             index_type col0, std::uint32_t count, int log2_block) {
+  return {static_cast<std::uint32_t>(hisparse::offset_of(ref) / hisparse::node_alignment),
+          static_cast<std::uint32_t>(row0 >> log2_block), static_cast<std::uint32_t>(col0 >> log2_block),
+          static_cast<std::uint32_t>(hisparse::type_of(ref)) | count << 4};
+}
+
+KOKKOS_INLINE_FUNCTION hisparse::offset_type hisparse_ref_of(const HiSparseSmallLeaf& leaf) {
+  return hisparse::make_ref(hisparse::offset_type(leaf.node) * hisparse::node_alignment,
+                            static_cast<hisparse::NodeType>(leaf.type_and_count & hisparse::type_mask));
+}
+
+template <class Device>
+struct HiSparseThreadBin {
+  Kokkos::View<HiSparseSmallLeaf*, Device> leaves;
+  index_type size = 0;
+};
+
+// The leaves of the warp bin or the block bin with their block origins (stored orientation) and entry
+// counts: with the count at hand, a leaf's values load beside its coordinates instead of after its
+// header. long_runs says which of a leaf's targets come in long runs (hisparse_leaf_long_runs). Where
+// the warps read them (HiSparseLeafInWarps<ExecSpace>::reads_column_order), the leaves marked
+// hisparse_columns_repeat have their entries' indices sorted by column (then row) in column_order,
+// from column_order_start (-1 for the other leaves; both views empty elsewhere).
 template <class Device>
 struct HiSparseLeafBin {
   Kokkos::View<hisparse::offset_type*, Device> refs;
   Kokkos::View<index_type*, Device> row0, col0;
   Kokkos::View<std::uint32_t*, Device> count;
   Kokkos::View<std::uint8_t*, Device> long_runs;
+  Kokkos::View<index_type*, Device> column_order_start;
+  Kokkos::View<std::uint16_t*, Device> column_order;  // a leaf holds at most d * d <= 65536 entries
   index_type size = 0;
 };
 
@@ -44,8 +87,11 @@ struct HiSparseLeafBin {
 // operator[] is a host function (nvcc warning #20013).
 template <class Device>
 struct HiSparseLeafBins {
-  HiSparseLeafBin<Device> bins[hisparse_leaf_bin_count];
+  HiSparseThreadBin<Device> thread_bin;
+  HiSparseLeafBin<Device> warp_bins[2];  // the warp bin, the block bin
   index_type leaves = 0;
+
+  index_type size(int bin) const { return bin == 0 ? thread_bin.size : warp_bins[bin - 1].size; }
 };
 
 // What decides a leaf's bin: its entries, or every slot of a dense leaf (its threads read the whole mask).
@@ -53,6 +99,15 @@ template <class Value, class Device>
 KOKKOS_INLINE_FUNCTION std::uint32_t hisparse_leaf_work(const hisparse::HiSparseRef<Value, Device>& R,
                                                         hisparse::offset_type ref) {
   return hisparse::is_dense(hisparse::type_of(ref)) ? 1u << (2 * R.log2_block) : R.count(ref);
+}
+
+// 0: a thread per leaf, 1: a warp, 2: a block.
+template <class Value, class Device>
+KOKKOS_INLINE_FUNCTION int hisparse_leaf_bin_of(const hisparse::HiSparseRef<Value, Device>& R,
+                                                hisparse::offset_type ref, index_type row0, index_type col0) {
+  const std::uint32_t w = hisparse_leaf_work(R, ref);
+  if (w <= hisparse_thread_bin_most_work && hisparse_small_leaf_fits(ref, row0, col0, R.log2_block)) return 0;
+  return w <= hisparse_warp_bin_most_work ? 1 : 2;
 }
 
 template <class Value, class Device>
@@ -65,33 +120,74 @@ struct MarkLongRuns {
   }
 };
 
-template <class Value, class Device>
-struct CountLeavesOfBin {
-  hisparse::HiSparseRef<Value, Device> R;
-  Kokkos::View<hisparse::offset_type*, Device> refs;
-  std::uint32_t least_work, most_work;
+// Where each leaf's column order starts: an exclusive scan over the marked leaves' counts.
+template <class Device>
+struct PlaceColumnOrders {
+  HiSparseLeafBin<Device> bin;
 
-  KOKKOS_INLINE_FUNCTION void operator()(const index_type i, index_type& n) const {
-    const std::uint32_t w = hisparse_leaf_work(R, refs(i));
-    if (w >= least_work && w <= most_work) ++n;
+  KOKKOS_INLINE_FUNCTION void operator()(const index_type i, index_type& at, const bool final) const {
+    const bool marked = (bin.long_runs(i) & hisparse_columns_repeat) != 0;
+    if (final) bin.column_order_start(i) = marked ? at : -1;
+    if (marked) at += bin.count(i);
+  }
+};
+
+// A marked leaf's entries by column, then by row (a counting sort over its local columns; entries are
+// stored row by row, so each column keeps them in row order).
+template <class Value, class Device>
+struct SortLeafByColumns {
+  hisparse::HiSparseRef<Value, Device> R;
+  HiSparseLeafBin<Device> bin;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const index_type i) const {
+    const index_type start = bin.column_order_start(i);
+    if (start < 0) return;
+    const std::uint32_t count = bin.count(i);
+    const unsigned char* coordinates = R.bytes() + hisparse::offset_of(bin.refs(i)) + hisparse::node_header_bytes;
+    std::uint32_t first[256] = {};  // entries of the columns before each local column
+    for (std::uint32_t k = 0; k < count; ++k) {
+      const std::uint32_t c = coordinates[2 * k + 1];
+      if (c < 255) ++first[c + 1];
+    }
+    for (int c = 1; c < 256; ++c) first[c] += first[c - 1];
+    for (std::uint32_t k = 0; k < count; ++k) {
+      bin.column_order(start + first[coordinates[2 * k + 1]]++) = static_cast<std::uint16_t>(k);
+    }
   }
 };
 
 template <class Value, class Device>
+struct CountLeavesOfBin {
+  hisparse::HiSparseRef<Value, Device> R;
+  hisparse::LeafList<Device> leaves;
+  int bin;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const index_type i, index_type& n) const {
+    if (hisparse_leaf_bin_of(R, leaves.refs(i), leaves.row0(i), leaves.col0(i)) == bin) ++n;
+  }
+};
+
+// Bin 0 fills the thread bin's small leaves, the others their whole records.
+template <class Value, class Device>
 struct CopyLeavesOfBin {
   hisparse::HiSparseRef<Value, Device> R;
   hisparse::LeafList<Device> leaves;
-  std::uint32_t least_work, most_work;
-  HiSparseLeafBin<Device> bin;
+  int bin;
+  HiSparseThreadBin<Device> thread_bin;
+  HiSparseLeafBin<Device> warp_bin;
 
   KOKKOS_INLINE_FUNCTION void operator()(const index_type i, index_type& at, const bool final) const {
-    const std::uint32_t w = hisparse_leaf_work(R, leaves.refs(i));
-    if (w < least_work || w > most_work) return;
+    const hisparse::offset_type ref = leaves.refs(i);
+    if (hisparse_leaf_bin_of(R, ref, leaves.row0(i), leaves.col0(i)) != bin) return;
     if (final) {
-      bin.refs(at) = leaves.refs(i);
-      bin.row0(at) = leaves.row0(i);
-      bin.col0(at) = leaves.col0(i);
-      bin.count(at) = R.count(leaves.refs(i));
+      if (bin == 0) {
+        thread_bin.leaves(at) = hisparse_small_leaf(ref, leaves.row0(i), leaves.col0(i), R.count(ref), R.log2_block);
+      } else {
+        warp_bin.refs(at) = ref;
+        warp_bin.row0(at) = leaves.row0(i);
+        warp_bin.col0(at) = leaves.col0(i);
+        warp_bin.count(at) = R.count(ref);
+      }
     }
     ++at;
   }
@@ -106,24 +202,42 @@ HiSparseLeafBins<Device> hisparse_leaf_bins(const ExecSpace& space, const HiSpar
   HiSparseLeafBins<Device> out;
   out.leaves = leaves.size;
   const auto R = A.ref();
-  std::uint32_t least_work = 0;
   for (int k = 0; k < hisparse_leaf_bin_count; ++k) {
-    const std::uint32_t most_work = hisparse_leaf_bin_most_work[k];
-    HiSparseLeafBin<Device>& bin = out.bins[k];
+    index_type size = 0;
     Kokkos::parallel_reduce("strata::hisparse::count_leaves_of_bin", policy(space, 0, leaves.size),
-                            CountLeavesOfBin<Value, Device>{R, leaves.refs, least_work, most_work}, bin.size);
-    bin.refs = Kokkos::View<hisparse::offset_type*, Device>("strata::hisparse::bin_refs", bin.size);
-    bin.row0 = Kokkos::View<index_type*, Device>("strata::hisparse::bin_row0", bin.size);
-    bin.col0 = Kokkos::View<index_type*, Device>("strata::hisparse::bin_col0", bin.size);
-    bin.count = Kokkos::View<std::uint32_t*, Device>("strata::hisparse::bin_count", bin.size);
-    Kokkos::parallel_scan("strata::hisparse::copy_leaves_of_bin", policy(space, 0, leaves.size),
-                          CopyLeavesOfBin<Value, Device>{R, leaves, least_work, most_work, bin});
-    if (k > 0) {
-      bin.long_runs = Kokkos::View<std::uint8_t*, Device>("strata::hisparse::bin_long_runs", bin.size);
-      Kokkos::parallel_for("strata::hisparse::mark_long_runs", policy(space, 0, bin.size),
-                           MarkLongRuns<Value, Device>{R, bin});
+                            CountLeavesOfBin<Value, Device>{R, leaves, k}, size);
+    HiSparseThreadBin<Device> thread_bin;
+    HiSparseLeafBin<Device> warp_bin;
+    if (k == 0) {
+      thread_bin.leaves = Kokkos::View<HiSparseSmallLeaf*, Device>("strata::hisparse::bin_small_leaves", size);
+      thread_bin.size = size;
+    } else {
+      warp_bin.refs = Kokkos::View<hisparse::offset_type*, Device>("strata::hisparse::bin_refs", size);
+      warp_bin.row0 = Kokkos::View<index_type*, Device>("strata::hisparse::bin_row0", size);
+      warp_bin.col0 = Kokkos::View<index_type*, Device>("strata::hisparse::bin_col0", size);
+      warp_bin.count = Kokkos::View<std::uint32_t*, Device>("strata::hisparse::bin_count", size);
+      warp_bin.long_runs = Kokkos::View<std::uint8_t*, Device>("strata::hisparse::bin_long_runs", size);
+      warp_bin.size = size;
     }
-    least_work = most_work + 1;
+    Kokkos::parallel_scan("strata::hisparse::copy_leaves_of_bin", policy(space, 0, leaves.size),
+                          CopyLeavesOfBin<Value, Device>{R, leaves, k, thread_bin, warp_bin});
+    if (k == 0) {
+      out.thread_bin = thread_bin;
+      continue;
+    }
+    Kokkos::parallel_for("strata::hisparse::mark_long_runs", policy(space, 0, size),
+                         MarkLongRuns<Value, Device>{R, warp_bin});
+    if constexpr (HiSparseLeafInWarps<ExecSpace>::reads_column_order) {
+      warp_bin.column_order_start = Kokkos::View<index_type*, Device>("strata::hisparse::bin_column_order_start", size);
+      index_type entries = 0;
+      Kokkos::parallel_scan("strata::hisparse::place_column_orders", policy(space, 0, size),
+                            PlaceColumnOrders<Device>{warp_bin}, entries);
+      warp_bin.column_order = Kokkos::View<std::uint16_t*, Device>(
+          Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::hisparse::bin_column_order"), entries);
+      Kokkos::parallel_for("strata::hisparse::sort_leaves_by_columns", policy(space, 0, size),
+                           SortLeafByColumns<Value, Device>{R, warp_bin});
+    }
+    out.warp_bins[k - 1] = warp_bin;
   }
   space.fence();
   return out;
@@ -152,8 +266,8 @@ struct HiSparseLeafBinTeams {
     // on hosts), then a leaf per item.
     t.leaves_per_team[0] = index_type(shape.items_per_team) * shape.vector_length;
     t.leaves_per_team[1] = shape.items_per_team;
-    for (int k = 0; k < 2; ++k) t.teams[k] = (bins.bins[k].size + t.leaves_per_team[k] - 1) / t.leaves_per_team[k];
-    t.teams[2] = bins.bins[2].size;
+    for (int k = 0; k < 2; ++k) t.teams[k] = (bins.size(k) + t.leaves_per_team[k] - 1) / t.leaves_per_team[k];
+    t.teams[2] = bins.size(2);
     return t;
   }
   index_type total() const { return teams[0] + teams[1] + teams[2]; }
@@ -173,24 +287,33 @@ struct HiSparseLeafBinProduct {
   // The team's share of bin Bin, its rank counted from the bin's first team.
   template <int Bin>
   KOKKOS_INLINE_FUNCTION void bin_team(const member_type& team, index_type rank) const {
-    const HiSparseLeafBin<Device>& bin = bins.bins[Bin];
     if constexpr (Bin == 0) {
+      const HiSparseThreadBin<Device>& bin = bins.thread_bin;
       const index_type first = rank * teams.leaves_per_team[0];
       Kokkos::parallel_for(Kokkos::TeamVectorRange(team, static_cast<int>(teams.leaves_per_team[0])), [&](const int k) {
         const index_type i = first + k;
         if (i < bin.size) {
-          hisparse_leaf_product(R, entry, bin.refs(i), bin.row0(i), bin.col0(i), bin.count(i), OneThreadPerLeaf{});
+          const HiSparseSmallLeaf leaf = bin.leaves(i);
+          const int b = R.log2_block;
+          hisparse_leaf_product(R, entry, hisparse_ref_of(leaf), index_type(leaf.block_row) << b,
+                                index_type(leaf.block_col) << b, leaf.type_and_count >> 4, OneThreadPerLeaf{});
         }
       });
     } else {
       // A leaf per warp (team thread), or the whole team's warps on one leaf.
+      const HiSparseLeafBin<Device>& bin = bins.warp_bins[Bin - 1];
       const index_type first = Bin == 1 ? rank * teams.leaves_per_team[1] : rank;
       const scheduler::ItemThreads<member_type> threads{team, Bin == 2};
       const auto leaf = [&](const int k) {
         const index_type i = first + k;
         if (i < bin.size) {
+          const std::uint16_t* column_order = nullptr;
+          if constexpr (HiSparseLeafInWarps<ExecSpace>::reads_column_order) {
+            const index_type start = bin.column_order_start(i);
+            if (entry.transpose && start >= 0) column_order = bin.column_order.data() + start;
+          }
           HiSparseLeafInWarps<ExecSpace>::product(R, entry, bin.refs(i), bin.row0(i), bin.col0(i), bin.count(i),
-                                                  bin.long_runs(i), threads);
+                                                  bin.long_runs(i), column_order, threads);
         }
       };
       if constexpr (Bin == 1) {
@@ -245,9 +368,6 @@ void hisparse_leaf_bin_products(const ExecSpace& space, const hisparse::HiSparse
                 std::to_string(teams.total()) + " teams, more than one launch takes");
   }
   const HiSparseEntryProduct<ExecSpace, Value, XView, YView> entry{alpha, conjugate, transpose, x, y};
-  const auto policy = [&](index_type league) {
-    return Kokkos::TeamPolicy<ExecSpace>(space, static_cast<int>(league), shape.team_size, shape.vector_length);
-  };
   const index_type warp_teams = teams.teams[1] + teams.teams[2];
   if (warp_teams < hisparse_warp_bins_own_launch_teams) {
     // The launch bounds hold the kernel for all bins at 40 registers (6 teams of 256 per SM) instead of 46.
@@ -258,7 +378,9 @@ void hisparse_leaf_bin_products(const ExecSpace& space, const hisparse::HiSparse
     return;
   }
   if (teams.teams[0] > 0) {
-    hisparse_leaf_bin_launch<HiSparseLeafBinLaunch::thread_bin>(policy(teams.teams[0]), bins, teams, R, entry);
+    hisparse_leaf_bin_launch<HiSparseLeafBinLaunch::thread_bin>(
+        Kokkos::TeamPolicy<ExecSpace>(space, static_cast<int>(teams.teams[0]), shape.team_size, shape.vector_length),
+        bins, teams, R, entry);
   }
   // Launch bounds for every team resident: without them the scan's shuffles take the kernel to 44 registers.
   hisparse_leaf_bin_launch<HiSparseLeafBinLaunch::warp_bins>(

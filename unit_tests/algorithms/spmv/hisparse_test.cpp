@@ -7,7 +7,9 @@
 #include "formats/hisparse/hisparse_test_matrices.hpp"
 
 #include <algorithm>
+#include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace strata {
@@ -168,47 +170,142 @@ TEST(HiSparseSpmvTest, LeafBinsRouteLeavesByWorkAtTheirEdges) {
   const auto A = to_hisparse<Device>(coo, log2_block);
   const auto leaves = Impl::hisparse_leaf_bins(ExecSpace(), A);
   EXPECT_EQ(leaves.leaves, blocks);
+  std::set<hisparse::offset_type> tree_leaves;
+  const auto tree_leaf_list = hisparse::collect_leaves(A);
+  const auto leaf_refs = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), tree_leaf_list.refs);
+  for (index_type i = 0; i < tree_leaf_list.size; ++i) tree_leaves.insert(leaf_refs(i));
   const std::vector<std::vector<index_type>> expected_blocks = {{0, 1}, {2, 3}, {4, 5}};
   for (int bin = 0; bin < Impl::hisparse_leaf_bin_count; ++bin) {
     SCOPED_TRACE("bin " + std::to_string(bin));
-    const auto col0 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), leaves.bins[bin].col0);
-    const auto refs = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), leaves.bins[bin].refs);
-    const auto count = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), leaves.bins[bin].count);
-    ASSERT_EQ(leaves.bins[bin].size, 2);
+    // Each leaf's (ref, col0, count) as the bin keeps it: the thread bin in its 16-byte records.
+    std::vector<std::tuple<hisparse::offset_type, index_type, std::uint32_t>> kept;
+    if (bin == 0) {
+      const auto small = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), leaves.thread_bin.leaves);
+      for (index_type i = 0; i < leaves.thread_bin.size; ++i) {
+        EXPECT_EQ(small(i).block_row, 0u);
+        kept.emplace_back(Impl::hisparse_ref_of(small(i)), index_type(small(i).block_col) * d,
+                          small(i).type_and_count >> 4);
+      }
+    } else {
+      const auto& warp_bin = leaves.warp_bins[bin - 1];
+      const auto col0 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), warp_bin.col0);
+      const auto refs = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), warp_bin.refs);
+      const auto count = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), warp_bin.count);
+      for (index_type i = 0; i < warp_bin.size; ++i) kept.emplace_back(refs(i), col0(i), count(i));
+    }
+    ASSERT_EQ(leaves.size(bin), 2);
+    ASSERT_EQ(kept.size(), 2u);
     std::vector<index_type> got;
-    for (index_type i = 0; i < leaves.bins[bin].size; ++i) got.push_back(col0(i) / d);
+    for (const auto& [ref, col0, count] : kept) got.push_back(col0 / d);
     std::sort(got.begin(), got.end());
     EXPECT_EQ(got, expected_blocks[bin]);
-    for (index_type i = 0; i < leaves.bins[bin].size; ++i) {
-      EXPECT_EQ(hisparse::type_of(refs(i)) == hisparse::leaf_dense, col0(i) / d == blocks - 1);
-      EXPECT_EQ(index_type(count(i)), entries_of_block[col0(i) / d]) << "the count the bin keeps for a leaf";
+    for (const auto& [ref, col0, count] : kept) {
+      EXPECT_EQ(hisparse::type_of(ref) == hisparse::leaf_dense, col0 / d == blocks - 1);
+      EXPECT_EQ(index_type(count), entries_of_block[col0 / d]) << "the count the bin keeps for a leaf";
+      EXPECT_EQ(tree_leaves.count(ref), 1u) << "the bin's ref names one of the tree's leaves";
     }
   }
   expect_default_products_match(A, coo);
 }
 
-// Which warp-bin leaves have their targets in long runs (at least 4 entries per run on average), d = 32,
-// one leaf each: a full row (long runs of rows: the untransposed product sums them), a full column
-// (of columns: the transposed one does), a shifted diagonal and a tridiagonal block (neither: an atomic
-// per entry). The products in both modes, which take both ways on CUDA, match the reference.
+// The thread bin's 16-byte records (Impl::HiSparseSmallLeaf) hold a node offset under 64 GiB and block
+// indices under 2^32; a leaf beyond them goes to the warp bin with its whole ref and origin. Here d = 2
+// and 2^34 rows: the leaf at the last row has block row 2^33 - 1 and leaves the thread bin, the leaf at
+// the origin stays. (Vectors of 2^34 entries do not fit, so no product: the warp bin's products are
+// checked by every other test.)
+TEST(HiSparseSpmvTest, LeafBinsSendLeavesBeyondSmallRecordsToTheWarpBin) {
+  const index_type rows = index_type(1) << 34;
+  HostCoo<double> coo(rows, 4);
+  coo.push_back(0, 1, 2.0);
+  coo.push_back(rows - 1, 3, 5.0);
+  const auto A = to_hisparse<Device>(coo, 1);
+  const auto leaves = Impl::hisparse_leaf_bins(ExecSpace(), A);
+  ASSERT_EQ(leaves.leaves, 2);
+  ASSERT_EQ(leaves.size(0), 1);
+  ASSERT_EQ(leaves.size(1), 1);
+  EXPECT_EQ(leaves.size(2), 0);
+  const auto small = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), leaves.thread_bin.leaves);
+  EXPECT_EQ(small(0).block_row, 0u);
+  EXPECT_EQ(small(0).block_col, 0u);
+  EXPECT_EQ(small(0).type_and_count >> 4, 1u);
+  const auto row0 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), leaves.warp_bins[0].row0);
+  const auto col0 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), leaves.warp_bins[0].col0);
+  const auto count = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), leaves.warp_bins[0].count);
+  EXPECT_EQ(row0(0), rows - 2);
+  EXPECT_EQ(col0(0), 2);
+  EXPECT_EQ(count(0), 1u);
+  // The pool offset's limit: nodes are 16-byte aligned, so 2^32 units of 16 bytes.
+  const hisparse::offset_type last_fitting = (hisparse::offset_type(1) << 36) - hisparse::node_alignment;
+  EXPECT_TRUE(Impl::hisparse_small_leaf_fits(hisparse::make_ref(last_fitting, hisparse::leaf_coo1), 0, 0, 7));
+  EXPECT_FALSE(Impl::hisparse_small_leaf_fits(hisparse::make_ref(last_fitting + 16, hisparse::leaf_coo1), 0, 0, 7));
+  const hisparse::offset_type ref = hisparse::make_ref(last_fitting, hisparse::leaf_coo4);
+  const Impl::HiSparseSmallLeaf leaf = Impl::hisparse_small_leaf(ref, index_type(3) << 7, index_type(5) << 7, 8, 7);
+  EXPECT_EQ(Impl::hisparse_ref_of(leaf), ref);
+  EXPECT_EQ(leaf.block_row, 3u);
+  EXPECT_EQ(leaf.block_col, 5u);
+  EXPECT_EQ(leaf.type_and_count >> 4, 8u);
+}
+
+// Which warp- and block-bin leaves have their targets in long runs (at least 4 entries per run on
+// average), d = 32, one leaf each: a full row (long runs of rows: the untransposed product sums them),
+// a full column (of columns: the transposed one does), a shifted diagonal and a tridiagonal block
+// (neither: an atomic per entry), two full columns (columns that repeat out of runs: the transposed
+// product reads the leaf in column order where the warps take it, on CUDA), and ten full columns, 320
+// entries in the block bin (rows in long runs, columns repeating). Where the bins keep column orders,
+// the marked leaves' orders list each column's entries in row order. The products in both modes, which
+// take every way on CUDA, match the reference.
 TEST(HiSparseSpmvTest, LeafBinsMarkLongRunsOfRowsAndColumns) {
   constexpr int log2_block = 5, d = 32;
-  HostCoo<double> coo(d, 4 * d);
+  HostCoo<double> coo(d, 6 * d);
   const auto value = [](index_type r, index_type c) { return 1.0 + static_cast<double>((3 * r + c) % 5); };
-  for (index_type c = 0; c < d; ++c) coo.push_back(7, c, value(7, c));          // block 0: row 7
-  for (index_type r = 0; r < d; ++r) coo.push_back(r, d + 5, value(r, d + 5));  // block 1: column 5
-  for (index_type r = 0; r + 1 < d; ++r) coo.push_back(r, 2 * d + r + 1, 1.5);  // block 2: shifted diagonal
-  for (index_type r = 0; r < d; ++r) {                                          // block 3: tridiagonal
-    for (index_type c = r > 0 ? r - 1 : 0; c <= r + 1 && c < d; ++c) coo.push_back(r, 3 * d + c, value(r, c));
+  for (index_type r = 0; r < d; ++r) {  // row by row, as the leaves store them
+    if (r == 7) {
+      for (index_type c = 0; c < d; ++c) coo.push_back(r, c, value(r, c));  // block 0: row 7
+    }
+    coo.push_back(r, d + 5, value(r, d + 5));                           // block 1: column 5
+    if (r + 1 < d) coo.push_back(r, 2 * d + r + 1, 1.5);                // block 2: shifted diagonal
+    for (index_type c = r > 0 ? r - 1 : 0; c <= r + 1 && c < d; ++c) {  // block 3: tridiagonal
+      coo.push_back(r, 3 * d + c, value(r, c));
+    }
+    coo.push_back(r, 4 * d + 3, value(r, 3));  // block 4: columns 3 and 17
+    coo.push_back(r, 4 * d + 17, value(r, 17));
+    for (index_type c = 0; c < 10; ++c) coo.push_back(r, 5 * d + 3 * c, value(r, c));  // block 5: ten columns
   }
   const auto A = to_hisparse<Device>(coo, log2_block);
   const auto leaves = Impl::hisparse_leaf_bins(ExecSpace(), A);
-  ASSERT_EQ(leaves.bins[1].size, 4) << "every leaf holds 31 to 94 entries: the warp bin";
-  const auto col0 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), leaves.bins[1].col0);
-  const auto long_runs = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), leaves.bins[1].long_runs);
-  const std::uint8_t expected[] = {Impl::hisparse_rows_in_long_runs, Impl::hisparse_columns_in_long_runs, 0, 0};
-  for (index_type i = 0; i < 4; ++i) {
-    EXPECT_EQ(int(long_runs(i)), int(expected[col0(i) / d])) << "the leaf of block " << col0(i) / d;
+  ASSERT_EQ(leaves.size(1), 5) << "blocks 0-4 hold 31 to 94 entries: the warp bin";
+  ASSERT_EQ(leaves.size(2), 1) << "block 5 holds 320: the block bin";
+  const std::uint8_t expected[] = {Impl::hisparse_rows_in_long_runs,
+                                   Impl::hisparse_columns_in_long_runs,
+                                   0,
+                                   0,
+                                   Impl::hisparse_columns_repeat,
+                                   Impl::hisparse_rows_in_long_runs | Impl::hisparse_columns_repeat};
+  constexpr bool kept = Impl::HiSparseLeafInWarps<ExecSpace>::reads_column_order;
+  for (const auto& bin : leaves.warp_bins) {
+    const auto col0 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), bin.col0);
+    const auto long_runs = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), bin.long_runs);
+    const auto start = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), bin.column_order_start);
+    const auto order = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), bin.column_order);
+    EXPECT_EQ(start.extent(0), kept ? std::size_t(bin.size) : 0u);
+    for (index_type i = 0; i < bin.size; ++i) {
+      const index_type block = col0(i) / d;
+      SCOPED_TRACE("the leaf of block " + std::to_string(block));
+      EXPECT_EQ(int(long_runs(i)), int(expected[block]));
+      if (!kept) continue;
+      if (!(long_runs(i) & Impl::hisparse_columns_repeat)) {
+        EXPECT_EQ(start(i), -1);
+        continue;
+      }
+      // Entries are stored row by row with the block's columns in order: entry r * n + j is (r, j-th column).
+      const index_type n = block == 4 ? 2 : 10;
+      ASSERT_GE(start(i), 0);
+      for (index_type j = 0; j < n; ++j) {
+        for (index_type r = 0; r < d; ++r) {
+          EXPECT_EQ(index_type(order(start(i) + j * d + r)), r * n + j) << "column " << j << ", row " << r;
+        }
+      }
+    }
   }
   expect_default_products_match(A, coo);
 }
