@@ -16,7 +16,6 @@
 
 #include <Kokkos_Core.hpp>
 
-#include <array>
 #include <cstdint>
 #include <limits>
 #include <string>
