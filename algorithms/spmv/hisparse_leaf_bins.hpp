@@ -25,6 +25,8 @@ namespace strata::Impl {
 // The most work a leaf of the thread bin and of the warp bin holds; the block bin takes the rest.
 constexpr int hisparse_leaf_bin_count = 3;
 constexpr std::uint32_t hisparse_thread_bin_most_work = 8, hisparse_warp_bin_most_work = 256;
+// A column-order sort key: the leaf's slot in its bin above 8 bits of local column and 16 of entry index.
+constexpr int column_order_slot_shift = 24;
 
 // A thread-bin leaf in 16 bytes, one vector load: its node in units of the node alignment, its block
 // origin (stored orientation) in units of d, and its node type and entry count. R-MAT 20's thread bin
@@ -131,27 +133,39 @@ struct PlaceColumnOrders {
   }
 };
 
-// A marked leaf's entries by column, then by row (a counting sort over its local columns; entries are
-// stored row by row, so each column keeps them in row order).
-template <class Value, class Device>
-struct SortLeafByColumns {
-  hisparse::HiSparseRef<Value, Device> R;
-  HiSparseLeafBin<Device> bin;
+// A marked leaf's entries as sort keys (its slot in the bin, local column, entry index), from where its
+// column order starts: sorted, the keys give each leaf's entries by column, then by row (entries are
+// stored row by row), in the order the scan above placed the leaves. A team per leaf, its threads over
+// the entries: a block-bin leaf holds up to d * d of them.
+template <class Value, class Device, class KeyView>
+struct ColumnOrderKeys {
+  using team_member = typename Kokkos::TeamPolicy<typename KeyView::execution_space>::member_type;
 
-  KOKKOS_INLINE_FUNCTION void operator()(const index_type i) const {
-    const index_type start = bin.column_order_start(i);
+  hisparse::HiSparseRef<Value, Device> R;
+  Kokkos::View<hisparse::offset_type*, Device> refs;
+  Kokkos::View<std::uint32_t*, Device> count;
+  Kokkos::View<index_type*, Device> column_order_start;
+  KeyView keys;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const team_member& team) const {
+    const index_type i = team.league_rank();
+    const index_type start = column_order_start(i);
     if (start < 0) return;
-    const std::uint32_t count = bin.count(i);
-    const unsigned char* coordinates = R.bytes() + hisparse::offset_of(bin.refs(i)) + hisparse::node_header_bytes;
-    std::uint32_t first[256] = {};  // entries of the columns before each local column
-    for (std::uint32_t k = 0; k < count; ++k) {
-      const std::uint32_t c = coordinates[2 * k + 1];
-      if (c < 255) ++first[c + 1];
-    }
-    for (int c = 1; c < 256; ++c) first[c] += first[c - 1];
-    for (std::uint32_t k = 0; k < count; ++k) {
-      bin.column_order(start + first[coordinates[2 * k + 1]]++) = static_cast<std::uint16_t>(k);
-    }
+    const unsigned char* coordinates = R.bytes() + hisparse::offset_of(refs(i)) + hisparse::node_header_bytes;
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count(i)), [&](const std::uint32_t k) {
+      const std::uint64_t column = coordinates[2 * k + 1];
+      keys(start + k) = std::uint64_t(i) << column_order_slot_shift | column << 16 | k;
+    });
+  }
+};
+
+template <class KeyView>
+struct ColumnOrderOfKeys {
+  KeyView keys;
+  Kokkos::View<std::uint16_t*, typename KeyView::device_type> column_order;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const index_type j) const {
+    column_order(j) = static_cast<std::uint16_t>(keys(j) & 0xffffu);
   }
 };
 
@@ -166,31 +180,61 @@ struct CountLeavesOfBin {
   }
 };
 
-// Bin 0 fills the thread bin's small leaves, the others their whole records.
+// Bin 0 fills the thread bin's small leaves, the others their whole records. It holds only the Views it
+// writes: with every View of a HiSparseLeafBin it passed Kokkos's 512 bytes and went through constant
+// memory, a host wait per launch (core/light_weight_launch.hpp; scripts/check_kernel_launches.sh).
 template <class Value, class Device>
 struct CopyLeavesOfBin {
   hisparse::HiSparseRef<Value, Device> R;
   hisparse::LeafList<Device> leaves;
   int bin;
-  HiSparseThreadBin<Device> thread_bin;
-  HiSparseLeafBin<Device> warp_bin;
+  Kokkos::View<HiSparseSmallLeaf*, Device> small_leaves;
+  Kokkos::View<hisparse::offset_type*, Device> refs;
+  Kokkos::View<index_type*, Device> row0, col0;
+  Kokkos::View<std::uint32_t*, Device> count;
 
   KOKKOS_INLINE_FUNCTION void operator()(const index_type i, index_type& at, const bool final) const {
     const hisparse::offset_type ref = leaves.refs(i);
     if (hisparse_leaf_bin_of(R, ref, leaves.row0(i), leaves.col0(i)) != bin) return;
     if (final) {
       if (bin == 0) {
-        thread_bin.leaves(at) = hisparse_small_leaf(ref, leaves.row0(i), leaves.col0(i), R.count(ref), R.log2_block);
+        small_leaves(at) = hisparse_small_leaf(ref, leaves.row0(i), leaves.col0(i), R.count(ref), R.log2_block);
       } else {
-        warp_bin.refs(at) = ref;
-        warp_bin.row0(at) = leaves.row0(i);
-        warp_bin.col0(at) = leaves.col0(i);
-        warp_bin.count(at) = R.count(ref);
+        refs(at) = ref;
+        row0(at) = leaves.row0(i);
+        col0(at) = leaves.col0(i);
+        count(at) = R.count(ref);
       }
     }
     ++at;
   }
 };
+
+// The column orders of a bin's marked leaves (PlaceColumnOrders, then one sort of every marked entry's
+// key; HiSparseLeafInWarps<ExecSpace>::sort_column_order_keys is compiled once in the library).
+template <class ExecSpace, class Value, class Device>
+void hisparse_place_column_orders(const ExecSpace& space, const hisparse::HiSparseRef<Value, Device>& R,
+                                  HiSparseLeafBin<Device>& bin) {
+  using key_view = Kokkos::View<std::uint64_t*, typename ExecSpace::memory_space>;
+  bin.column_order_start = Kokkos::View<index_type*, Device>("strata::hisparse::bin_column_order_start", bin.size);
+  index_type entries = 0;
+  Kokkos::parallel_scan("strata::hisparse::place_column_orders", Kokkos::RangePolicy<ExecSpace>(space, 0, bin.size),
+                        PlaceColumnOrders<Device>{bin}, entries);
+  bin.column_order = Kokkos::View<std::uint16_t*, Device>(
+      Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::hisparse::bin_column_order"), entries);
+  if (entries == 0) return;
+  const key_view keys(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::hisparse::column_order_keys"), entries);
+  Kokkos::parallel_for("strata::hisparse::column_order_keys",
+                       Kokkos::TeamPolicy<ExecSpace>(space, bin.size, Kokkos::AUTO),
+                       ColumnOrderKeys<Value, Device, key_view>{R, bin.refs, bin.count, bin.column_order_start, keys});
+  int slot_bits = 0;
+  while ((index_type(1) << slot_bits) < bin.size) ++slot_bits;
+  STRATA_REQUIRE(column_order_slot_shift + slot_bits <= 64, "HiSparse SpMV analysis: " + std::to_string(bin.size) +
+                                                                " leaves in one bin exceed the column-order keys");
+  HiSparseLeafInWarps<ExecSpace>::sort_column_order_keys(space, keys, column_order_slot_shift + slot_bits);
+  Kokkos::parallel_for("strata::hisparse::column_order_of_keys", Kokkos::RangePolicy<ExecSpace>(space, 0, entries),
+                       ColumnOrderOfKeys<key_view>{keys, bin.column_order});
+}
 
 // The leaf list (built level by level on the device), then one count and one copying scan per bin, in
 // the list's order, so that the leaves of one parent stay side by side.
@@ -219,23 +263,15 @@ HiSparseLeafBins<Device> hisparse_leaf_bins(const ExecSpace& space, const HiSpar
       warp_bin.size = size;
     }
     Kokkos::parallel_scan("strata::hisparse::copy_leaves_of_bin", policy(space, 0, leaves.size),
-                          CopyLeavesOfBin<Value, Device>{R, leaves, k, thread_bin, warp_bin});
+                          CopyLeavesOfBin<Value, Device>{R, leaves, k, thread_bin.leaves, warp_bin.refs, warp_bin.row0,
+                                                         warp_bin.col0, warp_bin.count});
     if (k == 0) {
       out.thread_bin = thread_bin;
       continue;
     }
     Kokkos::parallel_for("strata::hisparse::mark_long_runs", policy(space, 0, size),
                          MarkLongRuns<Value, Device>{R, warp_bin});
-    if constexpr (HiSparseLeafInWarps<ExecSpace>::reads_column_order) {
-      warp_bin.column_order_start = Kokkos::View<index_type*, Device>("strata::hisparse::bin_column_order_start", size);
-      index_type entries = 0;
-      Kokkos::parallel_scan("strata::hisparse::place_column_orders", policy(space, 0, size),
-                            PlaceColumnOrders<Device>{warp_bin}, entries);
-      warp_bin.column_order = Kokkos::View<std::uint16_t*, Device>(
-          Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::hisparse::bin_column_order"), entries);
-      Kokkos::parallel_for("strata::hisparse::sort_leaves_by_columns", policy(space, 0, size),
-                           SortLeafByColumns<Value, Device>{R, warp_bin});
-    }
+    if constexpr (HiSparseLeafInWarps<ExecSpace>::reads_column_order) hisparse_place_column_orders(space, R, warp_bin);
     out.warp_bins[k - 1] = warp_bin;
   }
   space.fence();

@@ -256,7 +256,7 @@ TEST(HiSparseSpmvTest, LeafBinsSendLeavesBeyondSmallRecordsToTheWarpBin) {
 // take every way on CUDA, match the reference.
 TEST(HiSparseSpmvTest, LeafBinsMarkLongRunsOfRowsAndColumns) {
   constexpr int log2_block = 5, d = 32;
-  HostCoo<double> coo(d, 6 * d);
+  HostCoo<double> coo(2 * d, 6 * d);
   const auto value = [](index_type r, index_type c) { return 1.0 + static_cast<double>((3 * r + c) % 5); };
   for (index_type r = 0; r < d; ++r) {  // row by row, as the leaves store them
     if (r == 7) {
@@ -271,10 +271,17 @@ TEST(HiSparseSpmvTest, LeafBinsMarkLongRunsOfRowsAndColumns) {
     coo.push_back(r, 4 * d + 17, value(r, 17));
     for (index_type c = 0; c < 10; ++c) coo.push_back(r, 5 * d + 3 * c, value(r, c));  // block 5: ten columns
   }
+  // The second block row repeats blocks 4 and 5, so that each bin keeps the orders of two leaves.
+  for (index_type r = d; r < 2 * d; ++r) {
+    coo.push_back(r, 4 * d + 3, value(r, 3));
+    coo.push_back(r, 4 * d + 17, value(r, 17));
+    for (index_type c = 0; c < 10; ++c) coo.push_back(r, 5 * d + 3 * c, value(r, c));
+  }
   const auto A = to_hisparse<Device>(coo, log2_block);
   const auto leaves = Impl::hisparse_leaf_bins(ExecSpace(), A);
-  ASSERT_EQ(leaves.size(1), 5) << "blocks 0-4 hold 31 to 94 entries: the warp bin";
-  ASSERT_EQ(leaves.size(2), 1) << "block 5 holds 320: the block bin";
+  ASSERT_EQ(leaves.size(1), 6) << "blocks 0-4 of the first block row and block 4 of the second hold 31 to 94 "
+                                  "entries: the warp bin";
+  ASSERT_EQ(leaves.size(2), 2) << "both blocks 5 hold 320: the block bin";
   const std::uint8_t expected[] = {Impl::hisparse_rows_in_long_runs,
                                    Impl::hisparse_columns_in_long_runs,
                                    0,
@@ -283,6 +290,7 @@ TEST(HiSparseSpmvTest, LeafBinsMarkLongRunsOfRowsAndColumns) {
                                    Impl::hisparse_rows_in_long_runs | Impl::hisparse_columns_repeat};
   constexpr bool kept = Impl::HiSparseLeafInWarps<ExecSpace>::reads_column_order;
   for (const auto& bin : leaves.warp_bins) {
+    const auto row0 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), bin.row0);
     const auto col0 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), bin.col0);
     const auto long_runs = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), bin.long_runs);
     const auto start = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), bin.column_order_start);
@@ -290,7 +298,7 @@ TEST(HiSparseSpmvTest, LeafBinsMarkLongRunsOfRowsAndColumns) {
     EXPECT_EQ(start.extent(0), kept ? std::size_t(bin.size) : 0u);
     for (index_type i = 0; i < bin.size; ++i) {
       const index_type block = col0(i) / d;
-      SCOPED_TRACE("the leaf of block " + std::to_string(block));
+      SCOPED_TRACE("the leaf of block column " + std::to_string(block) + ", row " + std::to_string(row0(i) / d));
       EXPECT_EQ(int(long_runs(i)), int(expected[block]));
       if (!kept) continue;
       if (!(long_runs(i) & Impl::hisparse_columns_repeat)) {
