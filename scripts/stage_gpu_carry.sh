@@ -8,6 +8,7 @@
 # scripts/gpu_check.sh unpacks the executables into a temporary folder.
 # Usage: scripts/stage_gpu_carry.sh [BUILD_DIR] [DEST] [--matrix-dir DIR | --no-matrices]
 #   defaults: build-cuda, .carry/gpu, --matrix-dir ${STRATA_MATRIX_DIR:-../shared/matrices}
+# It first runs scripts/check_kernel_launches.sh on BUILD_DIR (CI's cuda stage does) and stops if it fails.
 # Then, on the GPU machine from the repository root: bash scripts/gpu_check.sh DEST
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -30,6 +31,11 @@ if grep -q '^STRATA_TEST_VALUE_TYPES:STRING=reduced' "$build/CMakeCache.txt"; th
 fi
 grep -q '^CMAKE_CXX_COMPILER:.*nvcc_wrapper' "$build/CMakeCache.txt" ||
   echo "stage_gpu_carry: warning: $build was not built with nvcc_wrapper (not a CUDA build?)" >&2
+
+# CI's cuda stage fails when a Strata kernel takes its functor through Kokkos's constant or global
+# memory; checking it here, before any GPU time is spent, keeps a build that CI would refuse from
+# being carried (stop 56's CI failed on a scan functor that grew past 512 bytes).
+bash "$root/scripts/check_kernel_launches.sh" "$build"
 
 rm -rf "$dest"
 mkdir -p "$dest/lib"
