@@ -14,11 +14,12 @@ A kernel that failed its verification is named on stderr and the exit status is 
 """
 import argparse
 import glob
-import json
 import math
 import os
 import sys
 from collections import defaultdict
+
+from json_lines import json_lines
 
 
 def load(directory, build):
@@ -27,18 +28,13 @@ def load(directory, build):
     paths = sorted(glob.glob(os.path.join(directory, f"{build}-*.jsonl")),
                    key=lambda p: int(os.path.basename(p)[len(build) + 1:-len(".jsonl")]))
     for path in paths:
-        with open(path) as f:
-            for line in f:
-                line = line.strip()
-                if not line.startswith("{"):
+        for run in json_lines(path):
+            nnz[run["matrix"]] = run["nnz"]
+            for k in run["kernels"]:
+                if not k["verified"]:
+                    failures.append(f"{build}: {run['matrix']} {run['mode']} {k['kernel']}: {k['failure']}")
                     continue
-                run = json.loads(line)
-                nnz[run["matrix"]] = run["nnz"]
-                for k in run["kernels"]:
-                    if not k["verified"]:
-                        failures.append(f"{build}: {run['matrix']} {run['mode']} {k['kernel']}: {k['failure']}")
-                        continue
-                    times[(run["matrix"], run["mode"], k["kernel"])].append(k["median_seconds"] * 1e6)
+                times[(run["matrix"], run["mode"], k["kernel"])].append(k["median_seconds"] * 1e6)
     return times, nnz, failures
 
 

@@ -10,8 +10,9 @@ handle's lanes_for_mean_length), "best L" the fastest lane count, "rule / best L
 "best / best other" the fastest lane count against the fastest of the other kernels.
 A run that did not verify is shown as FAIL and never counts as the best; "-" was not run.
 """
-import json
 import sys
+
+from json_lines import json_lines
 
 LANES = [1, 2, 4, 8, 16, 32]
 OTHERS = ["csr", "cusparse-csr", "cusparse-coo", "hyb"]
@@ -26,26 +27,21 @@ def median_us(kernel):
 def load(paths):
     table = {}  # (matrix, mode) -> {"nnz", "mean", "default": us, "others": {k: us}, "lanes": {L: us}}
     for path in paths:
-        with open(path) as f:
-            for line in f:
-                line = line.strip()
-                if not line.startswith("{"):
-                    continue
-                record = json.loads(line)
-                run, lanes = record["run"], record["lanes"]
-                key = (run["matrix"], run["mode"])
-                entry = table.setdefault(key, {"others": {}, "lanes": {}, "default": None})
-                entry["nnz"] = run["nnz"]
-                along = run["rows"] if run["mode"] == "N" else run["cols"]
-                entry["mean"] = run["nnz"] / along if along else 0.0
-                for k in run["kernels"]:
-                    if lanes == 0 and k["kernel"] == "csr-rows":
-                        entry["default"] = median_us(k)
-                        entry["default_set"] = True
-                    elif lanes == 0:
-                        entry["others"][k["kernel"]] = median_us(k)
-                    elif k["kernel"] == "csr-rows":
-                        entry["lanes"][lanes] = median_us(k)
+        for record in json_lines(path):
+            run, lanes = record["run"], record["lanes"]
+            key = (run["matrix"], run["mode"])
+            entry = table.setdefault(key, {"others": {}, "lanes": {}, "default": None})
+            entry["nnz"] = run["nnz"]
+            along = run["rows"] if run["mode"] == "N" else run["cols"]
+            entry["mean"] = run["nnz"] / along if along else 0.0
+            for k in run["kernels"]:
+                if lanes == 0 and k["kernel"] == "csr-rows":
+                    entry["default"] = median_us(k)
+                    entry["default_set"] = True
+                elif lanes == 0:
+                    entry["others"][k["kernel"]] = median_us(k)
+                elif k["kernel"] == "csr-rows":
+                    entry["lanes"][lanes] = median_us(k)
     return table
 
 
