@@ -10,6 +10,7 @@
 #include <strata/algorithms/spmv/hisparse_entry.hpp>
 #include <strata/algorithms/spmv/hisparse_leaf.hpp>
 #include <strata/core/error.hpp>
+#include <strata/core/key_bits.hpp>
 #include <strata/core/light_weight_launch.hpp>
 #include <strata/formats/hisparse/hisparse_leaves.hpp>
 #include <strata/scheduler/item_threads.hpp>
@@ -227,8 +228,7 @@ void hisparse_place_column_orders(const ExecSpace& space, const hisparse::HiSpar
   Kokkos::parallel_for("strata::hisparse::column_order_keys",
                        Kokkos::TeamPolicy<ExecSpace>(space, bin.size, Kokkos::AUTO),
                        ColumnOrderKeys<Value, Device, key_view>{R, bin.refs, bin.count, bin.column_order_start, keys});
-  int slot_bits = 0;
-  while ((index_type(1) << slot_bits) < bin.size) ++slot_bits;
+  const int slot_bits = bits_for(static_cast<std::uint64_t>(bin.size - 1));
   STRATA_REQUIRE(column_order_slot_shift + slot_bits <= 64, "HiSparse SpMV analysis: " + std::to_string(bin.size) +
                                                                 " leaves in one bin exceed the column-order keys");
   HiSparseLeafInWarps<ExecSpace>::sort_column_order_keys(space, keys, column_order_slot_shift + slot_bits);

@@ -8,6 +8,7 @@
 // Kernels are named functors, not extended lambdas: see docs/BACKENDS.md, "Extended lambdas".
 #include <strata/core/explicit_instances.hpp>
 #include <strata/core/host_coo.hpp>
+#include <strata/core/key_bits.hpp>
 #include <strata/core/kokkos_crs.hpp>
 #include <strata/core/sort_keys.hpp>
 #include <strata/formats/hisparse/hisparse_matrix.hpp>
@@ -18,12 +19,6 @@
 
 namespace strata {
 namespace hisparse::Impl {
-
-inline int bits_for(std::uint64_t max_value) {
-  int bits = 0;
-  while (bits < 64 && (max_value >> bits) != 0) ++bits;
-  return bits;
-}
 
 template <class Device>
 struct CountCoordinatesOutside {
