@@ -10,6 +10,7 @@
 // skipped. Device backends keep Kokkos::sort.
 // Kernels are named functors, not extended lambdas: see docs/BACKENDS.md, "Extended lambdas".
 #include <strata/core/error.hpp>
+#include <strata/core/explicit_instances.hpp>
 #include <strata/core/runs_on_host.hpp>
 
 #include <Kokkos_Core.hpp>
@@ -73,15 +74,14 @@ struct RadixScatter {
 // The chunks sort_keys gives a host backend: one per thread, each at least sort_min_chunk keys.
 template <class ExecSpace>
 std::size_t sort_chunks(const ExecSpace& space, std::size_t n) {
-  return std::max<std::size_t>(1, std::min<std::size_t>(static_cast<std::size_t>(space.concurrency()),
-                                                        n / sort_min_chunk));
+  return std::max<std::size_t>(
+      1, std::min<std::size_t>(static_cast<std::size_t>(space.concurrency()), n / sort_min_chunk));
 }
 
 // The radix sort of host backends, in `chunks` chunks (tests give any count on any backend).
 template <class ExecSpace, class KeyView>
 void radix_sort_on_host(const ExecSpace& space, const KeyView& keys, int key_bits, std::size_t chunks) {
-  static_assert(runs_on_host<ExecSpace>,
-                "strata::Impl::radix_sort_on_host: for execution spaces that run on the host");
+  static_assert(runs_on_host<ExecSpace>, "strata::Impl::radix_sort_on_host: for execution spaces that run on the host");
   using device = typename KeyView::device_type;
   using key_view = Kokkos::View<std::uint64_t*, device>;
   using count_view = Kokkos::View<std::size_t**, Kokkos::LayoutRight, device>;
@@ -145,3 +145,12 @@ void sort_keys(const ExecSpace& space, const KeyView& keys, int key_bits) {
 }
 
 }  // namespace strata
+
+// The sort on the library's default space and device (core/explicit_instances.hpp), compiled once in
+// core/sort_keys_eti.cpp: the HiSparse conversion and the leaf bins' column orders sort such keys, and
+// the device sort's instantiation cost every translation unit that multiplies HiSparse matrices.
+#define STRATA_SORT_KEYS_ETI(EXTERN)                                                                   \
+  EXTERN template void ::strata::sort_keys<::strata::Impl::eti::exec,                                  \
+                                           Kokkos::View<std::uint64_t*, ::strata::Impl::eti::device>>( \
+      const ::strata::Impl::eti::exec&, const Kokkos::View<std::uint64_t*, ::strata::Impl::eti::device>&, int);
+STRATA_SORT_KEYS_ETI(extern)

@@ -12,11 +12,13 @@
 #include <strata/core/error.hpp>
 #include <strata/core/key_bits.hpp>
 #include <strata/core/light_weight_launch.hpp>
+#include <strata/core/sort_keys.hpp>
 #include <strata/formats/hisparse/hisparse_leaves.hpp>
 #include <strata/scheduler/item_threads.hpp>
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -147,9 +149,10 @@ struct ColumnOrderKeys {
   Kokkos::View<std::uint32_t*, Device> count;
   Kokkos::View<index_type*, Device> column_order_start;
   KeyView keys;
+  index_type first;  // the slot of league rank 0 (a launch's league is an int)
 
   KOKKOS_INLINE_FUNCTION void operator()(const team_member& team) const {
-    const index_type i = team.league_rank();
+    const index_type i = first + team.league_rank();
     const index_type start = column_order_start(i);
     if (start < 0) return;
     const unsigned char* coordinates = R.bytes() + hisparse::offset_of(refs(i)) + hisparse::node_header_bytes;
@@ -212,11 +215,11 @@ struct CopyLeavesOfBin {
 };
 
 // The column orders of a bin's marked leaves (PlaceColumnOrders, then one sort of every marked entry's
-// key; HiSparseLeafInWarps<ExecSpace>::sort_column_order_keys is compiled once in the library).
+// key; the sort of such keys is compiled once in the library: core/sort_keys_eti.cpp).
 template <class ExecSpace, class Value, class Device>
 void hisparse_place_column_orders(const ExecSpace& space, const hisparse::HiSparseRef<Value, Device>& R,
                                   HiSparseLeafBin<Device>& bin) {
-  using key_view = Kokkos::View<std::uint64_t*, typename ExecSpace::memory_space>;
+  using key_view = Kokkos::View<std::uint64_t*, Device>;
   bin.column_order_start = Kokkos::View<index_type*, Device>("strata::hisparse::bin_column_order_start", bin.size);
   index_type entries = 0;
   Kokkos::parallel_scan("strata::hisparse::place_column_orders", Kokkos::RangePolicy<ExecSpace>(space, 0, bin.size),
@@ -225,13 +228,17 @@ void hisparse_place_column_orders(const ExecSpace& space, const hisparse::HiSpar
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::hisparse::bin_column_order"), entries);
   if (entries == 0) return;
   const key_view keys(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::hisparse::column_order_keys"), entries);
-  Kokkos::parallel_for("strata::hisparse::column_order_keys",
-                       Kokkos::TeamPolicy<ExecSpace>(space, bin.size, Kokkos::AUTO),
-                       ColumnOrderKeys<Value, Device, key_view>{R, bin.refs, bin.count, bin.column_order_start, keys});
+  constexpr index_type most_teams = std::numeric_limits<int>::max();
+  for (index_type first = 0; first < bin.size; first += most_teams) {
+    const int teams = static_cast<int>(std::min(most_teams, bin.size - first));
+    Kokkos::parallel_for(
+        "strata::hisparse::column_order_keys", Kokkos::TeamPolicy<ExecSpace>(space, teams, Kokkos::AUTO),
+        ColumnOrderKeys<Value, Device, key_view>{R, bin.refs, bin.count, bin.column_order_start, keys, first});
+  }
   const int slot_bits = bits_for(static_cast<std::uint64_t>(bin.size - 1));
   STRATA_REQUIRE(column_order_slot_shift + slot_bits <= 64, "HiSparse SpMV analysis: " + std::to_string(bin.size) +
                                                                 " leaves in one bin exceed the column-order keys");
-  HiSparseLeafInWarps<ExecSpace>::sort_column_order_keys(space, keys, column_order_slot_shift + slot_bits);
+  sort_keys(space, keys, column_order_slot_shift + slot_bits);
   Kokkos::parallel_for("strata::hisparse::column_order_of_keys", Kokkos::RangePolicy<ExecSpace>(space, 0, entries),
                        ColumnOrderOfKeys<key_view>{keys, bin.column_order});
 }

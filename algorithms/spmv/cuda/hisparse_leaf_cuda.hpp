@@ -24,12 +24,6 @@ template <>
 struct HiSparseLeafInWarps<Kokkos::Cuda> {
   static constexpr bool reads_column_order = true;
 
-  // Sorts a bin's column-order keys (hisparse_place_column_orders in hisparse_leaf_bins.hpp) with
-  // strata::sort_keys, compiled once in hisparse_column_order_cuda.cpp, so that the device radix sort is
-  // not instantiated again in every translation unit that multiplies HiSparse matrices.
-  static void sort_column_order_keys(const Kokkos::Cuda& space,
-                                     const Kokkos::View<std::uint64_t*, Kokkos::CudaSpace>& keys, int key_bits);
-
   template <class Value, class Device, class Entry, class Threads>
   KOKKOS_INLINE_FUNCTION static void product(const hisparse::HiSparseRef<Value, Device>& R, const Entry& entry,
                                              hisparse::offset_type ref, index_type row0, index_type col0,
