@@ -19,7 +19,7 @@ import os
 import sys
 from collections import defaultdict
 
-from json_lines import json_lines
+from json_lines import json_lines, short
 
 
 def load(directory, build):
@@ -42,13 +42,6 @@ def midpoint(values):
     s = sorted(values)
     return (s[(len(s) - 1) // 2] + s[len(s) // 2]) / 2
 
-
-def short(matrix):
-    name = os.path.basename(matrix)
-    for suffix in (".mtx.gz", ".mtx"):
-        if name.endswith(suffix):
-            return name[: -len(suffix)]
-    return matrix
 
 
 def main():
