@@ -74,14 +74,15 @@ struct RadixScatter {
 // The chunks sort_keys gives a host backend: one per thread, each at least sort_min_chunk keys.
 template <class ExecSpace>
 std::size_t sort_chunks(const ExecSpace& space, std::size_t n) {
-  return std::max<std::size_t>(
-      1, std::min<std::size_t>(static_cast<std::size_t>(space.concurrency()), n / sort_min_chunk));
+  return std::max<std::size_t>(1, std::min<std::size_t>(static_cast<std::size_t>(space.concurrency()),
+                                                        n / sort_min_chunk));
 }
 
 // The radix sort of host backends, in `chunks` chunks (tests give any count on any backend).
 template <class ExecSpace, class KeyView>
 void radix_sort_on_host(const ExecSpace& space, const KeyView& keys, int key_bits, std::size_t chunks) {
-  static_assert(runs_on_host<ExecSpace>, "strata::Impl::radix_sort_on_host: for execution spaces that run on the host");
+  static_assert(runs_on_host<ExecSpace>,
+                "strata::Impl::radix_sort_on_host: for execution spaces that run on the host");
   using device = typename KeyView::device_type;
   using key_view = Kokkos::View<std::uint64_t*, device>;
   using count_view = Kokkos::View<std::size_t**, Kokkos::LayoutRight, device>;

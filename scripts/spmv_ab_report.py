@@ -43,7 +43,6 @@ def midpoint(values):
     return (s[(len(s) - 1) // 2] + s[len(s) // 2]) / 2
 
 
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("directory")

@@ -18,7 +18,6 @@ from collections import defaultdict
 from json_lines import json_lines, short
 
 
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("files", nargs="+")

@@ -18,7 +18,6 @@
 
 #include <Kokkos_Core.hpp>
 
-#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -149,10 +148,9 @@ struct ColumnOrderKeys {
   Kokkos::View<std::uint32_t*, Device> count;
   Kokkos::View<index_type*, Device> column_order_start;
   KeyView keys;
-  index_type first;  // the slot of league rank 0 (a launch's league is an int)
 
   KOKKOS_INLINE_FUNCTION void operator()(const team_member& team) const {
-    const index_type i = first + team.league_rank();
+    const index_type i = team.league_rank();
     const index_type start = column_order_start(i);
     if (start < 0) return;
     const unsigned char* coordinates = R.bytes() + hisparse::offset_of(refs(i)) + hisparse::node_header_bytes;
@@ -228,13 +226,12 @@ void hisparse_place_column_orders(const ExecSpace& space, const hisparse::HiSpar
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::hisparse::bin_column_order"), entries);
   if (entries == 0) return;
   const key_view keys(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::hisparse::column_order_keys"), entries);
-  constexpr index_type most_teams = std::numeric_limits<int>::max();
-  for (index_type first = 0; first < bin.size; first += most_teams) {
-    const int teams = static_cast<int>(std::min(most_teams, bin.size - first));
-    Kokkos::parallel_for(
-        "strata::hisparse::column_order_keys", Kokkos::TeamPolicy<ExecSpace>(space, teams, Kokkos::AUTO),
-        ColumnOrderKeys<Value, Device, key_view>{R, bin.refs, bin.count, bin.column_order_start, keys, first});
-  }
+  // A team per leaf of the bin; the product's launch refuses more teams than an int league too.
+  STRATA_REQUIRE(bin.size <= std::numeric_limits<int>::max(),
+                 "HiSparse SpMV analysis: " + std::to_string(bin.size) + " leaves in one bin exceed one launch");
+  Kokkos::parallel_for("strata::hisparse::column_order_keys",
+                       Kokkos::TeamPolicy<ExecSpace>(space, static_cast<int>(bin.size), Kokkos::AUTO),
+                       ColumnOrderKeys<Value, Device, key_view>{R, bin.refs, bin.count, bin.column_order_start, keys});
   const int slot_bits = bits_for(static_cast<std::uint64_t>(bin.size - 1));
   STRATA_REQUIRE(column_order_slot_shift + slot_bits <= 64, "HiSparse SpMV analysis: " + std::to_string(bin.size) +
                                                                 " leaves in one bin exceed the column-order keys");
