@@ -122,8 +122,16 @@ struct SpmvFormat<ExecSpace, HiSparseMatrix<Value, Device>> {
              " deferred launches)";
     }
     const auto& bins = state.leaves;
+    std::string column_ordered;
+    for (int k = 0; k < 2; ++k) {
+      const index_type n = bins.warp_bins[k].size - bins.warp_bins[k].column_ordered_first;
+      if (n == 0) continue;
+      column_ordered += (column_ordered.empty() ? "; in T read by column: " : ", ") + std::to_string(n) +
+                        (k == 0 ? " by a warp" : " by a block");
+    }
     return "leaf_bins(" + std::to_string(bins.leaves) + " leaves: " + std::to_string(bins.size(0)) + " by a thread, " +
-           std::to_string(bins.size(1)) + " by a warp, " + std::to_string(bins.size(2)) + " by a block)";
+           std::to_string(bins.size(1)) + " by a warp, " + std::to_string(bins.size(2)) + " by a block" +
+           column_ordered + ")";
   }
 };
 

@@ -318,6 +318,112 @@ TEST(HiSparseSpmvTest, LeafBinsMarkLongRunsOfRowsAndColumns) {
   expect_default_products_match(A, coo);
 }
 
+// Leaves whose columns repeat, with columns of 20 and 30 entries (d = 32): in column order a column's
+// entries straddle the warps' lines of 32, so on CUDA a transposed product carries a column's sum from
+// one line to the next, in one warp (the warp-bin leaf, 240 entries) and in a team whose warps each take
+// a range of lines (the block-bin leaf, 360 entries). Both products match the reference.
+TEST(HiSparseSpmvTest, LeafBinsCarryColumnSumsAcrossLines) {
+  constexpr int log2_block = 5, d = 32;
+  constexpr index_type rows_of_block[] = {20, 30};
+  HostCoo<double> coo(d, 2 * d);
+  for (index_type r = 0; r < d; ++r) {
+    for (int b = 0; b < 2; ++b) {
+      if (r >= rows_of_block[b]) continue;
+      for (index_type j = 0; j < 12; ++j) {
+        const index_type c = (5 * j + 3 * b) % d;
+        coo.push_back(r, b * d + c, 0.5 + static_cast<double>((7 * r + 3 * c) % 11) * 0.25);
+      }
+    }
+  }
+  coo.sort_and_combine();  // columns in order within each row, as the leaves store them
+  const auto A = to_hisparse<Device>(coo, log2_block);
+  const auto leaves = Impl::hisparse_leaf_bins(ExecSpace(), A);
+  ASSERT_EQ(leaves.size(1), 1) << "240 entries: the warp bin";
+  ASSERT_EQ(leaves.size(2), 1) << "360 entries: the block bin";
+  for (const auto& bin : leaves.warp_bins) {
+    const auto long_runs = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), bin.long_runs);
+    EXPECT_NE(long_runs(0) & Impl::hisparse_columns_repeat, 0) << "twelve columns of 20 or 30 entries, out of runs";
+  }
+  expect_default_products_match(A, coo);
+}
+
+// The leaf bins' products with the launches of large products, whatever the matrix's size (limits below
+// the matrix's bins): the thread bin apart from the warp bins, and in a transposed product where the bins
+// keep column orders, the warp bins in one launch with the column-order path, or their leaves read as
+// stored apart from the marked ones.
+struct LeafBinsWithLaunchLimits {
+  const HiSparseMatrix<double, Device>& A;
+  Impl::HiSparseLeafBins<Device> bins;
+  Impl::HiSparseLeafBinLaunchLimits limits;
+  template <class X, class Y>
+  void apply(const ExecSpace& space, const char mode[], double alpha, const X& x, double beta, const Y& y) {
+    if constexpr (X::rank == 1) {
+      Impl::scale_output(space, beta, y);
+      Impl::hisparse_leaf_bin_products(space, A.ref(), bins, std::string(mode) == "T", false, alpha, x, y, limits);
+    } else {
+      FAIL() << "rank-1 vectors only";
+    }
+  }
+};
+
+// Three block rows of seven leaves, d = 32, the marked ones (columns repeating out of runs) among the
+// others in both bins: two full columns (warp bin, marked), one full column (warp bin), ten full columns
+// (block bin, marked), a dense block (block bin), three entries (thread bin), a shifted diagonal (warp
+// bin), two full columns again. Where the bins keep column orders, each bin holds its marked leaves last,
+// from column_ordered_first; elsewhere none is apart. The products of one launch for all bins and of the
+// large products' launches (LeafBinsWithLaunchLimits) match the reference in N and T.
+TEST(HiSparseSpmvTest, LeafBinsKeepMarkedLeavesLastForALaunchOfTheirOwn) {
+  constexpr int log2_block = 5, d = 32;
+  constexpr index_type block_rows = 3;
+  HostCoo<double> coo(block_rows * d, 7 * d);
+  const auto value = [](index_type r, index_type c) { return 0.5 + static_cast<double>((5 * r + 3 * c) % 7); };
+  for (index_type r = 0; r < block_rows * d; ++r) {  // row by row, as the leaves store them
+    const index_type l = r % d;
+    const auto add = [&](index_type block, index_type c) { coo.push_back(r, block * d + c, value(r, block * d + c)); };
+    add(0, 3), add(0, 17);
+    add(1, 5);
+    for (index_type c = 0; c < 10; ++c) add(2, 3 * c);
+    for (index_type c = 0; c < d; ++c) add(3, c);
+    if (l < 3) add(4, 2 * l);
+    if (l + 1 < d) add(5, l + 1);
+    add(6, 4), add(6, 30);
+  }
+  const auto A = to_hisparse<Device>(coo, log2_block);
+  const auto leaves = Impl::hisparse_leaf_bins(ExecSpace(), A);
+  ASSERT_EQ(leaves.size(0), block_rows);
+  ASSERT_EQ(leaves.size(1), 4 * block_rows);
+  ASSERT_EQ(leaves.size(2), 2 * block_rows);
+  constexpr bool kept = Impl::HiSparseLeafInWarps<ExecSpace>::reads_column_order;
+  const index_type marked_of_bin[] = {2 * block_rows, block_rows};
+  for (int k = 0; k < 2; ++k) {
+    SCOPED_TRACE(k == 0 ? "the warp bin" : "the block bin");
+    const auto& bin = leaves.warp_bins[k];
+    ASSERT_EQ(bin.column_ordered_first, kept ? bin.size - marked_of_bin[k] : bin.size);
+    const auto long_runs = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), bin.long_runs);
+    index_type marked_leaves = 0;
+    for (index_type i = 0; i < bin.size; ++i) {
+      const bool marked = (long_runs(i) & Impl::hisparse_columns_repeat) != 0;
+      marked_leaves += marked;
+      if (kept) {
+        EXPECT_EQ(marked, i >= bin.column_ordered_first) << "leaf " << i;
+      }
+    }
+    EXPECT_EQ(marked_leaves, marked_of_bin[k]);
+  }
+  expect_default_products_match(A, coo);
+  const auto reference = to_csr(coo);
+  // The thread bin apart, then the warp bins in one launch; then apart from each other too.
+  for (const Impl::HiSparseLeafBinLaunchLimits limits :
+       {Impl::HiSparseLeafBinLaunchLimits{1 << 20, 1}, Impl::HiSparseLeafBinLaunchLimits{1, 1}}) {
+    SCOPED_TRACE("warp bins' own launch from " + std::to_string(limits.warp_bins_own_launch_teams) + " teams");
+    LeafBinsWithLaunchLimits kernel{A, leaves, limits};
+    for (const std::string mode : {"N", "T"}) {
+      test::expect_spmv_matches_reference<double, ExecSpace>(kernel, reference, mode, -1.5, 0.5, false);
+      test::expect_spmv_matches_reference<double, ExecSpace>(kernel, reference, mode, 1.0, 0.0, true);
+    }
+  }
+}
+
 TEST(HiSparseSpmvTest, HandCheckedTwoByThree) {
   // A = [1 0 2; 0 3 0], x = (1, 2, 3): A x = (7, 6); A^T (1, 1) = (1, 3, 2).
   HostCoo<double> coo(2, 3);
