@@ -12,20 +12,24 @@
 // vector (any layout). beta = 0 overwrites y, NaN included (BLAS semantics).
 //
 // As in KokkosSparse_spmv.hpp: compile-time checks of the argument types here,
-// run-time checks of modes and extents, then x and y as canonical views to
-// Impl::SpmvExecute (algorithms/spmv/execute.hpp), which the library compiles
-// once for the common types (spmv_eti.hpp) and which calls the format's
-// Impl::SpmvFormat.
-#include <strata/algorithms/spmv/any.hpp>
-#include <strata/algorithms/spmv/column_split.hpp>
-#include <strata/algorithms/spmv/coo.hpp>
-#include <strata/algorithms/spmv/csr.hpp>
-#include <strata/algorithms/spmv/dcsr.hpp>
+// run-time checks of modes and extents against the format's interface
+// (algorithms/spmv/interface/), then x and y as canonical views to
+// Impl::SpmvExecute (algorithms/spmv/execute.hpp), which calls the format's
+// Impl::SpmvKernels.
+//
+// This header holds no kernel. The library compiles the product for the
+// default execution space, every format on its memory space, the four value
+// types, and vectors or LayoutLeft/LayoutRight multi-vectors (spmv_eti.hpp):
+// for those, including this header is enough, and an edit to a kernel does not
+// recompile its callers. For any other combination (another execution space,
+// LayoutStride views, a CrsMatrix with other index types) include
+// <strata/algorithms/spmv_definitions.hpp> instead, before any other Strata
+// header; without it the call stops at compile time, naming that header.
 #include <strata/algorithms/spmv/execute.hpp>
 #include <strata/algorithms/spmv/handle.hpp>
-#include <strata/algorithms/spmv/hisparse.hpp>
-#include <strata/algorithms/spmv/hyb.hpp>
+#include <strata/algorithms/spmv/interface/any.hpp>
 #include <strata/algorithms/spmv/spmv_eti.hpp>
+#include <strata/algorithms/spmv/spmv_extents.hpp>
 
 #include <type_traits>
 
@@ -56,6 +60,13 @@ void spmv(const ExecSpace& space, SpmvHandle<ExecSpace, Matrix>& handle, const c
   Impl::check_spmv_extents(format::name, m, format::rows(A), format::cols(A), x, y);
   using XC = typename Impl::SpmvCanonicalView<XView, ExecSpace, true>::type;
   using YC = typename Impl::SpmvCanonicalView<YView, ExecSpace, false>::type;
+#ifndef STRATA_SPMV_DEFINITIONS
+  static_assert(Impl::spmv_compiled_in_library<ExecSpace, Matrix, XC, YC>::value,
+                "strata::spmv: the library does not compile the product for these types (it does for the default "
+                "execution space, the formats on its memory space, float, double and their complex types, and "
+                "vectors or LayoutLeft/LayoutRight multi-vectors); include <strata/algorithms/spmv_definitions.hpp> "
+                "before any other Strata header to compile it here");
+#endif
   const XC xc = x;
   const YC yc = y;
   Impl::SpmvExecute<ExecSpace, Matrix, XC, YC>::run(space, handle, m, static_cast<value_type>(alpha), A, xc,

@@ -19,6 +19,7 @@
 // The operation is the same functor as for the other launchers
 // (host_driven.hpp); its threads are `for_each` / `single` over the item's
 // lanes of a block.
+#include <strata/scheduler/controller_available.hpp>
 #include <strata/scheduler/publishing_queues.hpp>
 #include <strata_config.hpp>
 
@@ -37,9 +38,6 @@ struct ControllerOptions {
   // blocks); with more items, each block takes every child_blocks-th group of them.
   int child_blocks = 0;
 };
-
-template <class ExecSpace>
-struct controller_available : std::false_type {};
 
 template <class Queues, class ExecSpace>
 class ControllerLauncher {

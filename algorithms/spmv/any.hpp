@@ -1,16 +1,13 @@
 #pragma once
-// strata::spmv on AnyMatrix: the handle holds an inner handle for the format
-// the matrix holds, made at analysis with the handle's options, the matrix's
-// hint standing in for format_default. Checks that depend on the held format
-// (modes, options) happen there, before any work.
-#include <strata/algorithms/spmv/any_matrix.hpp>
-#include <strata/algorithms/spmv/column_split.hpp>
-#include <strata/algorithms/spmv/coo.hpp>
-#include <strata/algorithms/spmv/csr.hpp>
-#include <strata/algorithms/spmv/dcsr.hpp>
-#include <strata/algorithms/spmv/execute.hpp>
-#include <strata/algorithms/spmv/hisparse.hpp>
-#include <strata/algorithms/spmv/hyb.hpp>
+// strata::spmv's kernels on AnyMatrix (its checks: interface/any.hpp): the
+// handle holds an inner handle for the format the matrix holds, made at
+// analysis with the handle's options, the matrix's hint standing in for
+// format_default. Checks that depend on the held format (modes, options)
+// happen there, before any work. The inner handles and products are the
+// library's compiled ones (spmv_eti.hpp): this header includes no format's
+// kernels, so that an edit to one does not rebuild AnyMatrix's instances.
+#include <strata/algorithms/spmv/definitions.hpp>
+#include <strata/algorithms/spmv/interface/any.hpp>
 #include <strata/algorithms/spmv/spmv_eti.hpp>
 
 #include <string>
@@ -19,34 +16,21 @@
 namespace strata::Impl {
 
 template <class ExecSpace, class Value, class Device>
-struct SpmvFormat<ExecSpace, AnyMatrix<Value, Device>> {
-  static constexpr bool available = true;
-  static constexpr const char* name = "AnyMatrix";
+struct SpmvState<ExecSpace, AnyMatrix<Value, Device>> {
   using matrix_type = AnyMatrix<Value, Device>;
-  using value_type = Value;
+  std::variant<
+      std::monostate, SpmvHandle<ExecSpace, typename matrix_type::csr_type>,
+      SpmvHandle<ExecSpace, typename matrix_type::coo_type>, SpmvHandle<ExecSpace, typename matrix_type::dcsr_type>,
+      SpmvHandle<ExecSpace, typename matrix_type::hyb_type>, SpmvHandle<ExecSpace, typename matrix_type::hisparse_type>,
+      SpmvHandle<ExecSpace, typename matrix_type::column_split_type>>
+      inner;
+  std::string reason;
+};
 
-  // Checked against the held format at analysis.
-  static bool supports(SpmvAlgorithm) { return true; }
-  static std::string algorithm_list() { return "those of the held format"; }
-  static void check_settings(const SpmvSettings&) {}
-  static void check_mode(const SpmvSettings&, SpmvMode) {}
-  static MatrixIdentity identity(const matrix_type& A) {
-    return std::visit([](const auto& m) { return SpmvFormat<ExecSpace, std::decay_t<decltype(m)>>::identity(m); },
-                      A.variant());
-  }
-  static index_type rows(const matrix_type& A) { return A.num_rows(); }
-  static index_type cols(const matrix_type& A) { return A.num_cols(); }
-
-  struct State {
-    std::variant<std::monostate, SpmvHandle<ExecSpace, typename matrix_type::csr_type>,
-                 SpmvHandle<ExecSpace, typename matrix_type::coo_type>,
-                 SpmvHandle<ExecSpace, typename matrix_type::dcsr_type>,
-                 SpmvHandle<ExecSpace, typename matrix_type::hyb_type>,
-                 SpmvHandle<ExecSpace, typename matrix_type::hisparse_type>,
-                 SpmvHandle<ExecSpace, typename matrix_type::column_split_type>>
-        inner;
-    std::string reason;
-  };
+template <class ExecSpace, class Value, class Device>
+struct SpmvKernels<ExecSpace, AnyMatrix<Value, Device>> {
+  using matrix_type = AnyMatrix<Value, Device>;
+  using State = SpmvState<ExecSpace, AnyMatrix<Value, Device>>;
 
   static void analyze(const ExecSpace& space, const SpmvSettings& s, const matrix_type& A, State& state) {
     SpmvSettings inner = s;

@@ -1,5 +1,5 @@
 #pragma once
-// strata::spmv on CooMatrix: the load-balanced kernel (Flegar & Anzt, IA^3
+// strata::spmv's kernels on CooMatrix (its checks: interface/coo.hpp): the load-balanced kernel (Flegar & Anzt, IA^3
 // 2017) or cuSPARSE's COO SpMV on the same arrays.
 // Modes N and C use the chunked kernel: equal chunks of whole 32-entry lines,
 // one warp per chunk on CUDA, one flush per row segment. T and H scatter each
@@ -9,48 +9,27 @@
 // deterministic mode and cuSPARSE multiply them column by column.
 #include <strata/algorithms/spmv/coo_autotune.hpp>
 #include <strata/algorithms/spmv/cusparse.hpp>
-#include <strata/algorithms/spmv/handle.hpp>
+#include <strata/algorithms/spmv/definitions.hpp>
+#include <strata/algorithms/spmv/interface/coo.hpp>
 
 #include <string>
 
 namespace strata::Impl {
 
 template <class ExecSpace, class Value, class Device>
-struct SpmvFormat<ExecSpace, CooMatrix<Value, Device>> {
-  static constexpr bool available = true;
-  static constexpr const char* name = "COO";
+struct SpmvState<ExecSpace, CooMatrix<Value, Device>> {
+  CooProduct<ExecSpace, Value, Device> product;
+  std::vector<CooOmegaMeasurement> tuning;  // what autotune measured, for describe()
+  cusparse_state_t<Value, ExecSpace> cusparse;
+};
+
+template <class ExecSpace, class Value, class Device>
+struct SpmvKernels<ExecSpace, CooMatrix<Value, Device>> {
+  using format = SpmvFormat<ExecSpace, CooMatrix<Value, Device>>;
   using matrix_type = CooMatrix<Value, Device>;
-  using value_type = Value;
-  static constexpr bool has_cusparse = cusparse_spmv_available<ExecSpace>::value;
-
-  static bool supports(SpmvAlgorithm a) {
-    return a == SpmvAlgorithm::format_default || a == SpmvAlgorithm::load_balanced ||
-           (a == SpmvAlgorithm::cusparse && has_cusparse);
-  }
-  static std::string algorithm_list() { return has_cusparse ? "load_balanced (default), cusparse" : "load_balanced (default)"; }
-  static bool is_load_balanced(const SpmvSettings& s) { return s.algorithm != SpmvAlgorithm::cusparse; }
-
-  static void check_settings(const SpmvSettings& s) {
-    check_row_lanes(name, s, false);
-    check_omega(name, s);
-    STRATA_REQUIRE(is_load_balanced(s) || (s.omega == 0 && !s.deterministic && !s.autotune),
-                   "strata::SpmvHandle<COO>: omega, deterministic and autotune are options of the load_balanced "
-                   "kernel, not of cusparse");
-  }
-  static void check_mode(const SpmvSettings& s, SpmvMode mode) {
-    STRATA_REQUIRE(!(s.deterministic && is_transposed(mode)),
-                   std::string("strata::spmv (COO): deterministic mode computes N and C only; mode ") +
-                       to_string(mode) + " scatters with atomics");
-  }
-  static MatrixIdentity identity(const matrix_type& A) { return {A.rows().data(), 0, A.num_rows(), A.num_cols()}; }
-  static index_type rows(const matrix_type& A) { return A.num_rows(); }
-  static index_type cols(const matrix_type& A) { return A.num_cols(); }
-
-  struct State {
-    CooProduct<ExecSpace, Value, Device> product;
-    std::vector<CooOmegaMeasurement> tuning;  // what autotune measured, for describe()
-    cusparse_state_t<Value, ExecSpace> cusparse;
-  };
+  using State = SpmvState<ExecSpace, CooMatrix<Value, Device>>;
+  static constexpr bool has_cusparse = format::has_cusparse;
+  static bool is_load_balanced(const SpmvSettings& s) { return format::is_load_balanced(s); }
 
   static void analyze(const ExecSpace& space, const SpmvSettings& s, const matrix_type& A, State& state) {
     if (!is_load_balanced(s)) {

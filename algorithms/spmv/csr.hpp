@@ -1,5 +1,6 @@
 #pragma once
-// strata::spmv on KokkosSparse::CrsMatrix (the in-tree baseline format):
+// strata::spmv's kernels on KokkosSparse::CrsMatrix (the in-tree baseline format; its checks:
+// interface/csr.hpp):
 // Kokkos Kernels' native or merge-path kernel, cuSPARSE on the same arrays, or
 // Strata's row kernels (row_vectors: csr_rows.hpp) or nonzero-balanced kernel
 // (load_balanced: csr_balanced.hpp), which keep A^T's structure in the handle
@@ -8,7 +9,8 @@
 #include <strata/algorithms/spmv/csr_balanced.hpp>
 #include <strata/algorithms/spmv/csr_rows.hpp>
 #include <strata/algorithms/spmv/cusparse.hpp>
-#include <strata/algorithms/spmv/handle.hpp>
+#include <strata/algorithms/spmv/definitions.hpp>
+#include <strata/algorithms/spmv/interface/csr.hpp>
 #include <strata/algorithms/spmv/vectors.hpp>
 #include <strata/core/kokkos_compat.hpp>
 #include <strata/core/type_keyed_cache.hpp>
@@ -21,60 +23,35 @@
 namespace strata::Impl {
 
 template <class ExecSpace, class V, class O, class D, class M, class S>
-struct SpmvFormat<ExecSpace, KokkosSparse::CrsMatrix<V, O, D, M, S>> {
-  static constexpr bool available = true;
-  static constexpr const char* name = "CSR";
+struct SpmvState<ExecSpace, KokkosSparse::CrsMatrix<V, O, D, M, S>> {
   using matrix_type = KokkosSparse::CrsMatrix<V, O, D, M, S>;
   using value_type = std::remove_const_t<V>;
-  // cuSPARSE's fast path takes 32-bit offsets and indices, as Strata's formats use.
-  static constexpr bool has_cusparse = cusparse_spmv_available<ExecSpace>::value &&
-                                       std::is_same_v<std::remove_const_t<O>, int> &&
-                                       std::is_same_v<std::remove_const_t<S>, int>;
-
-  static bool supports(SpmvAlgorithm a) {
-    return a == SpmvAlgorithm::format_default || a == SpmvAlgorithm::kk_native || a == SpmvAlgorithm::row_vectors ||
-           a == SpmvAlgorithm::load_balanced || (a == SpmvAlgorithm::kk_merge_path && compat::kk_has_merge_path) ||
-           (a == SpmvAlgorithm::cusparse && has_cusparse);
-  }
-  static std::string algorithm_list() {
-    std::string list = "kk_native (default), row_vectors, load_balanced";
-    if (compat::kk_has_merge_path) list += ", kk_merge_path";
-    if (has_cusparse) list += ", cusparse";
-    return list;
-  }
-  static void check_settings(const SpmvSettings& s) {
-    if (s.algorithm == SpmvAlgorithm::load_balanced) {
-      check_omega(name, s);
-      STRATA_REQUIRE(!s.deterministic && !s.autotune,
-                     "strata::SpmvHandle<CSR>: deterministic and autotune are options of the COO load_balanced "
-                     "kernel; CSR load_balanced takes omega only");
-    } else {
-      refuse_coo_options(name, s);
-    }
-    check_row_lanes(name, s, s.algorithm == SpmvAlgorithm::row_vectors);
-  }
-  static void check_mode(const SpmvSettings&, SpmvMode) {}
-  static MatrixIdentity identity(const matrix_type& A) {
-    return {A.graph.row_map.data(), 0, static_cast<index_type>(A.numRows()), static_cast<index_type>(A.numCols())};
-  }
-  static index_type rows(const matrix_type& A) { return A.numRows(); }
-  static index_type cols(const matrix_type& A) { return A.numCols(); }
-
   using offset_type = typename matrix_type::size_type;
   using ordinal_type = typename matrix_type::ordinal_type;
   using device_type = typename matrix_type::device_type;
 
-  struct State {
-    SpmvAlgorithm algorithm = SpmvAlgorithm::kk_native;
-    TypeKeyedCache kk_plans;  // one Kokkos Kernels plan per (x, y) type
-    cusparse_state_t<value_type, ExecSpace> cusparse;
-    VectorScratch<value_type, device_type> column_scratch;  // kk_*: strided multi-vector columns
-    int lanes = 1;  // row_vectors
-    CsrTransposedStructure<std::remove_const_t<offset_type>, std::remove_const_t<ordinal_type>, device_type>
-        transposed;  // row_vectors and load_balanced, built on the first T or H product
-    // load_balanced: the chunks of A's rows, and of A^T's (built with `transposed`)
-    CsrBalancedChunks<value_type, device_type> balanced, balanced_transposed;
-  };
+  SpmvAlgorithm algorithm = SpmvAlgorithm::kk_native;
+  TypeKeyedCache kk_plans;  // one Kokkos Kernels plan per (x, y) type
+  cusparse_state_t<value_type, ExecSpace> cusparse;
+  VectorScratch<value_type, device_type> column_scratch;  // kk_*: strided multi-vector columns
+  int lanes = 1;                                          // row_vectors
+  CsrTransposedStructure<std::remove_const_t<offset_type>, std::remove_const_t<ordinal_type>, device_type>
+      transposed;  // row_vectors and load_balanced, built on the first T or H product
+  // load_balanced: the chunks of A's rows, and of A^T's (built with `transposed`)
+  CsrBalancedChunks<value_type, device_type> balanced, balanced_transposed;
+};
+
+template <class ExecSpace, class V, class O, class D, class M, class S>
+struct SpmvKernels<ExecSpace, KokkosSparse::CrsMatrix<V, O, D, M, S>> {
+  using format = SpmvFormat<ExecSpace, KokkosSparse::CrsMatrix<V, O, D, M, S>>;
+  using matrix_type = typename format::matrix_type;
+  using value_type = typename format::value_type;
+  using State = SpmvState<ExecSpace, KokkosSparse::CrsMatrix<V, O, D, M, S>>;
+  static constexpr bool has_cusparse = format::has_cusparse;
+  static constexpr const char* name = format::name;
+  using offset_type = typename matrix_type::size_type;
+  using ordinal_type = typename matrix_type::ordinal_type;
+  using device_type = typename matrix_type::device_type;
 
   static void analyze(const ExecSpace& space, const SpmvSettings& s, const matrix_type& A, State& state) {
     state.algorithm = s.algorithm == SpmvAlgorithm::format_default ? SpmvAlgorithm::kk_native : s.algorithm;

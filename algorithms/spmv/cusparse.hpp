@@ -6,6 +6,7 @@
 // instantiate it; elsewhere a format's state holds cusparse_state_t = NoCusparse, an empty
 // member, since no cuSPARSE descriptor can exist there.
 // Kernels are named functors, not extended lambdas: see docs/BACKENDS.md, "Extended lambdas".
+#include <strata/algorithms/spmv/cusparse_available.hpp>
 #include <strata/algorithms/spmv/mode.hpp>
 #include <strata/algorithms/spmv/vectors.hpp>
 #include <strata_config.hpp>
@@ -18,9 +19,6 @@
 #include <type_traits>
 
 namespace strata::Impl {
-
-template <class ExecSpace>
-struct cusparse_spmv_available : std::false_type {};
 
 // Descriptor, buffers and scratch of one cuSPARSE matrix; rank-1 contiguous,
 // 16-byte aligned vectors (apply_cusparse adapts every other vector to that).

@@ -1,5 +1,5 @@
 #pragma once
-// strata::spmv on DcsrMatrix, fragmented or not.
+// strata::spmv's kernels on DcsrMatrix, fragmented or not (its checks: interface/dcsr.hpp).
 // row_vectors: one vector of lanes per row, the lane count from the mean row
 // length at analysis. binned_rows (ADCSR): rows binned by length (1, 2-3, 4-8,
 // 9-16, ...) and multiplied in one launch: every warp takes one work item of
@@ -12,7 +12,8 @@
 // lanes and bins. Rank-2 x/y: every row multiplies all columns in one launch.
 // T and H scatter into y with atomics.
 // Kernels are named functors, not extended lambdas: see docs/BACKENDS.md, "Extended lambdas".
-#include <strata/algorithms/spmv/handle.hpp>
+#include <strata/algorithms/spmv/definitions.hpp>
+#include <strata/algorithms/spmv/interface/dcsr.hpp>
 #include <strata/algorithms/spmv/vectors.hpp>
 #include <strata/core/atomic_add.hpp>
 #include <strata/core/kokkos_compat.hpp>
@@ -319,35 +320,23 @@ void dcsr_scatter_transposed(const ExecSpace& space, const DcsrView<Value, Devic
 }
 
 template <class ExecSpace, class Value, class Device>
-struct SpmvFormat<ExecSpace, DcsrMatrix<Value, Device>> {
-  static constexpr bool available = true;
-  static constexpr const char* name = "DCSR";
-  using matrix_type = DcsrMatrix<Value, Device>;
-  using value_type = Value;
+struct SpmvState<ExecSpace, DcsrMatrix<Value, Device>> {
+  bool binned = false;        // binned_rows asked for
+  bool bins_used = false;     // binned_rows: the binned launch runs (else the row kernel, as binning would not pay)
+  int lanes = 1;              // the row kernel's lanes
+  DcsrRowBins<Device> bins;   // binned_rows: rows listed bin after bin
+  DcsrBinItems items;         // binned_rows: the work items over the bins
+  DcsrRowGrowth growth_seen;  // binned_rows: the matrix's row moves when it was binned
+  int top_bin = 0;            // binned_rows: the longest rows' bin then
+};
 
-  static bool supports(SpmvAlgorithm a) {
-    return a == SpmvAlgorithm::format_default || a == SpmvAlgorithm::row_vectors || a == SpmvAlgorithm::binned_rows;
-  }
-  static std::string algorithm_list() { return "row_vectors (default), binned_rows"; }
-  static void check_settings(const SpmvSettings& s) {
-    refuse_coo_options(name, s);
-    // row_vectors is DCSR's default kernel.
-    check_row_lanes(name, s, s.algorithm == SpmvAlgorithm::row_vectors || s.algorithm == SpmvAlgorithm::format_default);
-  }
-  static void check_mode(const SpmvSettings&, SpmvMode) {}
-  static MatrixIdentity identity(const matrix_type& A) { return {A.identity_key(), 0, A.num_rows(), A.num_cols()}; }
-  static index_type rows(const matrix_type& A) { return A.num_rows(); }
-  static index_type cols(const matrix_type& A) { return A.num_cols(); }
-
-  struct State {
-    bool binned = false;        // binned_rows asked for
-    bool bins_used = false;     // binned_rows: the binned launch runs (else the row kernel, as binning would not pay)
-    int lanes = 1;              // the row kernel's lanes
-    DcsrRowBins<Device> bins;   // binned_rows: rows listed bin after bin
-    DcsrBinItems items;         // binned_rows: the work items over the bins
-    DcsrRowGrowth growth_seen;  // binned_rows: the matrix's row moves when it was binned
-    int top_bin = 0;            // binned_rows: the longest rows' bin then
-  };
+template <class ExecSpace, class Value, class Device>
+struct SpmvKernels<ExecSpace, DcsrMatrix<Value, Device>> {
+  using format = SpmvFormat<ExecSpace, DcsrMatrix<Value, Device>>;
+  using matrix_type = typename format::matrix_type;
+  using value_type = typename format::value_type;
+  using State = SpmvState<ExecSpace, DcsrMatrix<Value, Device>>;
+  static constexpr const char* name = format::name;
 
   static void analyze(const ExecSpace& space, const SpmvSettings& s, const matrix_type& A, State& state) {
     state.binned = s.algorithm == SpmvAlgorithm::binned_rows;

@@ -8,12 +8,13 @@
 // its memory space, the four value types, vectors and LayoutLeft/LayoutRight
 // multi-vectors) are then a short list, compiled once in the library
 // (algorithms/spmv/eti/) and declared extern in spmv_eti.hpp; a translation
-// unit calling strata::spmv does not compile the kernels again. Any other
-// combination (another execution space, LayoutStride views, a CrsMatrix with
-// other index types) is compiled where it is called, from the definitions here.
-// As Kokkos Kernels does with its *_eti_spec_avail lists, without its macros per
-// type: run() is defined out of the class and not inline, so `extern template`
-// suppresses its instantiation.
+// unit calling strata::spmv does not compile or even parse the kernels again.
+// Any other combination (another execution space, LayoutStride views, a
+// CrsMatrix with other index types) is compiled where it is called, from the
+// definitions (algorithms/spmv/definitions.hpp, brought by
+// <strata/algorithms/spmv_definitions.hpp>). As Kokkos Kernels does with its
+// *_eti_spec_avail lists, without its macros per type: run() is declared here
+// and defined with the kernels.
 #include <strata/algorithms/spmv/handle.hpp>
 #include <strata/algorithms/spmv/mode.hpp>
 
@@ -56,13 +57,5 @@ struct SpmvExecute {
   static void run(const ExecSpace& space, SpmvHandle<ExecSpace, Matrix>& handle, SpmvMode mode, value_type alpha,
                   const Matrix& A, const XView& x, value_type beta, const YView& y);
 };
-
-template <class ExecSpace, class Matrix, class XView, class YView>
-void SpmvExecute<ExecSpace, Matrix, XView, YView>::run(const ExecSpace& space, SpmvHandle<ExecSpace, Matrix>& handle,
-                                                      SpmvMode mode, value_type alpha, const Matrix& A, const XView& x,
-                                                      value_type beta, const YView& y) {
-  auto& state = handle.prepare(space, A);
-  SpmvFormat<ExecSpace, Matrix>::apply(space, handle.settings(), state, mode, alpha, A, x, beta, y);
-}
 
 }  // namespace strata::Impl

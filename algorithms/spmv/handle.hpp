@@ -6,13 +6,20 @@
 // plus the options that choose and tune the kernel. Using it with another
 // matrix throws strata::Error rather than computing with stale analysis.
 //
-// Each format plugs in through a specialisation of Impl::SpmvFormat
-// (algorithms/spmv/<format>.hpp), which supplies:
-//   name, supports(algorithm), algorithm_list, check_settings(settings),
-//   check_mode(settings, mode), identity(A), rows(A), cols(A),
-//   State, analyze(space, settings, A, state), apply(...), describe(settings, state),
-// and optionally refit(space, settings, A, state): what reanalyze of the same
-// matrix does instead of a new analysis (DCSR keeps bins that still fit).
+// Each format plugs in through three specialisations:
+//  - Impl::SpmvFormat (algorithms/spmv/interface/<format>.hpp): what a call is
+//    checked against, without kernels: name, supports(algorithm),
+//    algorithm_list, check_settings(settings), check_mode(settings, mode),
+//    identity(A), rows(A), cols(A);
+//  - Impl::SpmvState and Impl::SpmvKernels (algorithms/spmv/<format>.hpp): the
+//    analysis a handle keeps, and analyze(space, settings, A, state),
+//    apply(...), describe(settings, state), optionally refit(space, settings,
+//    A, state): what reanalyze of the same matrix does instead of a new
+//    analysis (DCSR keeps bins that still fit).
+// The handle's members that analyse (prepare, reanalyze, describe) are defined
+// in algorithms/spmv/definitions.hpp, with the kernels: a translation unit that
+// includes only <strata/algorithms/spmv.hpp> uses the library's compiled
+// handles and parses no kernel (spmv_eti.hpp).
 #include <strata/algorithms/spmv/algorithm.hpp>
 #include <strata/algorithms/spmv/mode.hpp>
 #include <strata/core/error.hpp>
@@ -64,11 +71,17 @@ struct MatrixIdentity {
 
 namespace Impl {
 
-// Specialised per format in algorithms/spmv/<format>.hpp.
+// Specialised per format in algorithms/spmv/interface/<format>.hpp.
 template <class ExecSpace, class Matrix, class Enable = void>
 struct SpmvFormat {
   static constexpr bool available = false;
 };
+
+// Specialised per format in algorithms/spmv/<format>.hpp, beside its kernels.
+template <class ExecSpace, class Matrix>
+struct SpmvState;
+template <class ExecSpace, class Matrix>
+struct SpmvKernels;
 
 // Options that belong to the nonzero-balanced kernels (COO's load_balanced; omega also CSR's),
 // refused by every other kernel.
@@ -96,10 +109,10 @@ inline void check_row_lanes(const char* format, const SpmvSettings& s, bool row_
                      "mean row length), got " + std::to_string(s.lanes));
 }
 
-template <class Format, class = void>
+template <class Kernels, class = void>
 struct has_refit : std::false_type {};
-template <class Format>
-struct has_refit<Format, std::void_t<decltype(&Format::refit)>> : std::true_type {};
+template <class Kernels>
+struct has_refit<Kernels, std::void_t<decltype(&Kernels::refit)>> : std::true_type {};
 
 }  // namespace Impl
 
@@ -118,7 +131,7 @@ class SpmvHandle {
  public:
   using execution_space = ExecSpace;
   using matrix_type = Matrix;
-  using state_type = typename format::State;
+  using state_type = Impl::SpmvState<ExecSpace, Matrix>;
 
   SpmvHandle() = default;
   explicit SpmvHandle(SpmvAlgorithm algorithm) { set_algorithm(algorithm); }
@@ -181,49 +194,22 @@ class SpmvHandle {
 
   // Ties the handle to A (if not yet tied) and returns its analysis, computing
   // it on first use. Throws when the handle belongs to another matrix.
-  state_type& prepare(const ExecSpace& space, const Matrix& A) {
-    const MatrixIdentity id = format::identity(A);
-    if (bound_ && !(id == identity_)) {
-      throw Error(std::string("strata::spmv: this SpmvHandle<") + format::name + "> was analysed for the " +
-                  identity_.describe() + " and cannot be used with the " + id.describe() +
-                  "; use one handle per matrix (or call reanalyze(A) to rebind it)");
-    }
-    if (!state_) {
-      auto state = std::make_unique<state_type>();
-      format::analyze(space, settings_, A, *state);
-      state_ = std::move(state);
-    }
-    identity_ = id;
-    bound_ = true;
-    return *state_;
-  }
+  state_type& prepare(const ExecSpace& space, const Matrix& A);
 
   // Binds the handle to A and redoes the analysis now (after a DCSR matrix
   // has changed shape, or to move the handle to another matrix). For the
   // matrix it is bound to, a format may refit its analysis instead, keeping
   // what still holds (DCSR binned_rows keeps bins that still fit).
-  void reanalyze(const ExecSpace& space, const Matrix& A) {
-    if constexpr (Impl::has_refit<format>::value) {
-      if (state_ && bound_ && format::identity(A) == identity_) {
-        format::refit(space, settings_, A, *state_);
-        return;
-      }
-    }
-    state_.reset();
-    bound_ = false;
-    prepare(space, A);
-  }
+  void reanalyze(const ExecSpace& space, const Matrix& A);
 
   // The kernel and its parameters, e.g. "COO load_balanced(omega=32)".
-  std::string describe() const {
-    std::string d = std::string(format::name) + " ";
-    d += state_ ? format::describe(settings_, *state_) : std::string(to_string(settings_.algorithm)) + " (not analysed yet)";
-    return d;
-  }
+  std::string describe() const;
 
  private:
   SpmvSettings settings_;
-  std::unique_ptr<state_type> state_;
+  // Shared only so that the handle's type is complete without the state's
+  // definition; a handle is never copied.
+  std::shared_ptr<state_type> state_;
   MatrixIdentity identity_;
   bool bound_ = false;
 };

@@ -1,5 +1,5 @@
 #pragma once
-// strata::spmv on HiSparseMatrix, three algorithms:
+// strata::spmv's kernels on HiSparseMatrix (its checks: interface/hisparse.hpp), four algorithms:
 //  - leaf_bins (default): the leaves are listed and sorted into bins by entry
 //    count once per handle (hisparse_leaf_bins.hpp); each product scales y,
 //    then one launch for all bins (two for large products) adds the leaves'
@@ -15,11 +15,12 @@
 // A's own transpose flag and scale factor fold into the mode and alpha, so A^T
 // costs what A costs. Rank-2 x/y are multiplied column by column.
 // Kernels are named functors, not extended lambdas: see docs/BACKENDS.md, "Extended lambdas".
-#include <strata/algorithms/spmv/handle.hpp>
-#include <strata/algorithms/spmv/hisparse_entry.hpp>
+#include <strata/algorithms/spmv/definitions.hpp>
 #include <strata/algorithms/spmv/hisparse_controlled.hpp>
+#include <strata/algorithms/spmv/hisparse_entry.hpp>
 #include <strata/algorithms/spmv/hisparse_leaf_bins.hpp>
 #include <strata/algorithms/spmv/hisparse_scheduled.hpp>
+#include <strata/algorithms/spmv/interface/hisparse.hpp>
 #include <strata/algorithms/spmv/vectors.hpp>
 
 #include <string>
@@ -27,42 +28,24 @@
 namespace strata::Impl {
 
 template <class ExecSpace, class Value, class Device>
-struct SpmvFormat<ExecSpace, HiSparseMatrix<Value, Device>> {
-  static constexpr bool available = true;
-  static constexpr const char* name = "HiSparse";
-  using matrix_type = HiSparseMatrix<Value, Device>;
-  using value_type = Value;
+struct SpmvState<ExecSpace, HiSparseMatrix<Value, Device>> {
+  SpmvAlgorithm algorithm = SpmvAlgorithm::leaf_bins;
+  HiSparseLeafBins<Device> leaves;                                    // leaf_bins
+  std::shared_ptr<HiSparseSpmvLauncher<ExecSpace>> launcher;          // scheduled: its queues, reused by every product
+  std::shared_ptr<HiSparsePersistentLauncher<ExecSpace>> persistent;  // persistent: queues sized for one product
+  std::shared_ptr<HiSparseControllerLauncher<ExecSpace>> controller;  // controlled: queues sized for one product
+  std::uint32_t root_count = 0;                                       // the walks
+  scheduler::ScheduleReport last;                                     // the walks: the last product's
+};
 
-  static constexpr bool has_controller = scheduler::controller_available<ExecSpace>::value;
-  static bool supports(SpmvAlgorithm a) {
-    return a == SpmvAlgorithm::format_default || a == SpmvAlgorithm::leaf_bins || a == SpmvAlgorithm::scheduled ||
-           a == SpmvAlgorithm::persistent || (has_controller && a == SpmvAlgorithm::controlled);
-  }
-  static std::string algorithm_list() {
-    return std::string("leaf_bins (default), scheduled, persistent") +
-           (has_controller ? ", controlled" : " (controlled: CUDA builds with STRATA_ENABLE_CUDA_CONTROLLER only)");
-  }
-  static void check_settings(const SpmvSettings& s) {
-    refuse_coo_options(name, s);
-    check_row_lanes(name, s, false);
-  }
-  static void check_mode(const SpmvSettings&, SpmvMode) {}
-  // The stored tree (pool and root), whatever the transpose flag and scale say.
-  static MatrixIdentity identity(const matrix_type& A) {
-    return {A.storage().get(), static_cast<std::uint64_t>(A.root()), A.stored_rows(), A.stored_cols()};
-  }
-  static index_type rows(const matrix_type& A) { return A.num_rows(); }
-  static index_type cols(const matrix_type& A) { return A.num_cols(); }
+template <class ExecSpace, class Value, class Device>
+struct SpmvKernels<ExecSpace, HiSparseMatrix<Value, Device>> {
+  using format = SpmvFormat<ExecSpace, HiSparseMatrix<Value, Device>>;
+  using matrix_type = typename format::matrix_type;
+  using value_type = typename format::value_type;
+  using State = SpmvState<ExecSpace, HiSparseMatrix<Value, Device>>;
+  static constexpr bool has_controller = format::has_controller;
 
-  struct State {
-    SpmvAlgorithm algorithm = SpmvAlgorithm::leaf_bins;
-    HiSparseLeafBins<Device> leaves;                                     // leaf_bins
-    std::shared_ptr<HiSparseSpmvLauncher<ExecSpace>> launcher;           // scheduled: its queues, reused by every product
-    std::shared_ptr<HiSparsePersistentLauncher<ExecSpace>> persistent;  // persistent: queues sized for one product
-    std::shared_ptr<HiSparseControllerLauncher<ExecSpace>> controller;  // controlled: queues sized for one product
-    std::uint32_t root_count = 0;                                        // the walks
-    scheduler::ScheduleReport last;                                      // the walks: the last product's
-  };
   static void analyze(const ExecSpace& space, const SpmvSettings& s, const matrix_type& A, State& state) {
     state.algorithm = s.algorithm == SpmvAlgorithm::format_default ? SpmvAlgorithm::leaf_bins : s.algorithm;
     if (state.algorithm == SpmvAlgorithm::leaf_bins) {
@@ -99,7 +82,8 @@ struct SpmvFormat<ExecSpace, HiSparseMatrix<Value, Device>> {
       } else if (state.algorithm == SpmvAlgorithm::controlled) {
         if constexpr (has_controller) {
           state.last = hisparse_controlled_product(space, *state.controller, A, state.root_count, transpose, conjugate,
-                                                   alpha * scale, controlled_vector(x), controlled_vector(y));
+                                                   alpha * scale, controlled_vector<const Value>(x),
+                                                   controlled_vector<Value>(y));
         }
       } else {
         hisparse_leaf_bin_products(space, A.ref(), state.leaves, transpose, conjugate, alpha * scale, x, y);

@@ -37,12 +37,12 @@ scheduler::ScheduleReport hisparse_controlled_product(const ExecSpace& space,
     ;
 #endif
 
-// Any rank-1 vector as the strided view the compiled product takes.
-template <class View>
+// Any rank-1 vector as the strided view the compiled product takes, of `Value` (const for x: a
+// strided x reaches here as its caller's view, which may be writable).
+template <class Value, class View>
 auto controlled_vector(const View& v) {
-  using value_type = typename View::value_type;
   using device = typename View::device_type;
-  using Strided = Kokkos::View<value_type*, Kokkos::LayoutStride, device, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using Strided = Kokkos::View<Value*, Kokkos::LayoutStride, device, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
   return Strided(v.data(), Kokkos::LayoutStride(v.extent(0), v.stride(0)));
 }
 

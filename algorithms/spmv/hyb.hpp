@@ -1,5 +1,5 @@
 #pragma once
-// strata::spmv on HybMatrix: the ELL part row by row (column-major slots, so
+// strata::spmv's kernels on HybMatrix (its checks: interface/hyb.hpp): the ELL part row by row (column-major slots, so
 // neighbouring threads read neighbouring words, beta applied there), then the
 // COO overflow added by the load-balanced COO kernel (coo_product.hpp): equal
 // nonzero chunks per warp and one atomic per row segment of a chunk, so a long
@@ -9,7 +9,8 @@
 // column by column.
 // Kernels are named functors, not extended lambdas: see docs/BACKENDS.md, "Extended lambdas".
 #include <strata/algorithms/spmv/coo_product.hpp>
-#include <strata/algorithms/spmv/handle.hpp>
+#include <strata/algorithms/spmv/definitions.hpp>
+#include <strata/algorithms/spmv/interface/hyb.hpp>
 #include <strata/algorithms/spmv/vectors.hpp>
 #include <strata/core/atomic_add.hpp>
 #include <strata/formats/hyb/hyb_matrix.hpp>
@@ -55,28 +56,19 @@ struct HybEllProduct {
 };
 
 template <class ExecSpace, class Value, class Device>
-struct SpmvFormat<ExecSpace, HybMatrix<Value, Device>> {
-  static constexpr bool available = true;
-  static constexpr const char* name = "HYB";
-  using matrix_type = HybMatrix<Value, Device>;
-  using value_type = Value;
+struct SpmvState<ExecSpace, HybMatrix<Value, Device>> {
+  // The overflow's chunks (none before the first product with an overflow), redone when
+  // insertions have changed its length.
+  CooProduct<ExecSpace, Value, Device> overflow;
+};
 
-  static bool supports(SpmvAlgorithm a) { return a == SpmvAlgorithm::format_default || a == SpmvAlgorithm::ell_coo; }
-  static std::string algorithm_list() { return "ell_coo (default)"; }
-  static void check_settings(const SpmvSettings& s) {
-    refuse_coo_options(name, s);
-    check_row_lanes(name, s, false);
-  }
-  static void check_mode(const SpmvSettings&, SpmvMode) {}
-  static MatrixIdentity identity(const matrix_type& A) { return {A.identity_key(), 0, A.num_rows(), A.num_cols()}; }
-  static index_type rows(const matrix_type& A) { return A.num_rows(); }
-  static index_type cols(const matrix_type& A) { return A.num_cols(); }
+template <class ExecSpace, class Value, class Device>
+struct SpmvKernels<ExecSpace, HybMatrix<Value, Device>> {
+  using format = SpmvFormat<ExecSpace, HybMatrix<Value, Device>>;
+  using matrix_type = typename format::matrix_type;
+  using value_type = typename format::value_type;
+  using State = SpmvState<ExecSpace, HybMatrix<Value, Device>>;
 
-  struct State {
-    // The overflow's chunks (none before the first product with an overflow), redone when
-    // insertions have changed its length.
-    CooProduct<ExecSpace, Value, Device> overflow;
-  };
   static void analyze(const ExecSpace&, const SpmvSettings&, const matrix_type&, State&) {}
 
   template <class XView, class YView>

@@ -3,9 +3,9 @@
 // choice share: a name, the format it runs on and the algorithm the handle is
 // set to. Everything is reached through strata::spmv; nothing else names kernels.
 #include <strata/algorithms/spmv/any_matrix.hpp>
-#include <strata/algorithms/spmv/cusparse.hpp>
+#include <strata/algorithms/spmv/cusparse_available.hpp>
 #include <strata/core/kokkos_compat.hpp>
-#include <strata/scheduler/controller.hpp>
+#include <strata/scheduler/controller_available.hpp>
 
 #include <string>
 #include <vector>

@@ -1,10 +1,11 @@
 #pragma once
-// What every format's SpMV does with x and y the same way: extent checks with
-// messages naming the format and the mode, beta scaling with BLAS semantics
+// What every format's SpMV does with x and y the same way: extent checks
+// (spmv_extents.hpp), beta scaling with BLAS semantics
 // (beta = 0 overwrites y, NaN included), and the column loop that gives every
 // format rank-2 (multi-vector) support where it has no native kernel.
 // Kernels are named functors, not extended lambdas: see docs/BACKENDS.md, "Extended lambdas".
 #include <strata/algorithms/spmv/mode.hpp>
+#include <strata/algorithms/spmv/spmv_extents.hpp>
 #include <strata/core/index.hpp>
 #include <strata/core/value_traits.hpp>
 
@@ -14,27 +15,6 @@
 #include <type_traits>
 
 namespace strata::Impl {
-
-template <class XView, class YView>
-void check_spmv_extents(const char* format, SpmvMode mode, index_type rows, index_type cols, const XView& x,
-                        const YView& y) {
-  const bool t = is_transposed(mode);
-  const index_type in_len = t ? rows : cols;
-  const index_type out_len = t ? cols : rows;
-  const auto shape = [](const auto& v) {
-    std::string s = std::to_string(v.extent(0));
-    if constexpr (std::decay_t<decltype(v)>::rank == 2) s += " x " + std::to_string(v.extent(1));
-    return s;
-  };
-  const bool columns_match = XView::rank == 1 || x.extent(1) == y.extent(1);
-  if (static_cast<index_type>(x.extent(0)) != in_len || static_cast<index_type>(y.extent(0)) != out_len ||
-      !columns_match) {
-    throw Error(std::string("strata::spmv (") + format + ", mode " + to_string(mode) + "): A is " +
-                std::to_string(rows) + " x " + std::to_string(cols) + ", so x needs " + std::to_string(in_len) +
-                " rows and y " + std::to_string(out_len) + (XView::rank == 2 ? " (with equal column counts)" : "") +
-                "; got x of " + shape(x) + " and y of " + shape(y));
-  }
-}
 
 template <class Value, class YView>
 struct ScaleOutputVector {

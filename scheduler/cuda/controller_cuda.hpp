@@ -31,9 +31,6 @@
 
 namespace strata::scheduler {
 
-template <>
-struct controller_available<Kokkos::Cuda> : std::true_type {};
-
 namespace cuda_controller {
 
 // What the child blocks count and the controller reports, in device memory.

@@ -11,9 +11,6 @@
 
 namespace strata::Impl {
 
-template <>
-struct cusparse_spmv_available<Kokkos::Cuda> : std::true_type {};
-
 namespace cuda_detail {
 
 inline void check(cusparseStatus_t status, const char* call) {

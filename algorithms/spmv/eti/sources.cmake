@@ -1,8 +1,10 @@
-# strata::spmv compiled once per format and value type (algorithms/spmv/spmv_eti.hpp), files that
-# build in parallel. Each includes its own format's header (algorithms/spmv/<format>.hpp), named
-# like the format here, so a change to one format's kernels rebuilds that format's four files and
-# AnyMatrix's four (whose handle holds every format's), not all 28. A unity build (CI) compiles a value
-# type's files as one object (cmake/StrataInstances.cmake), which any format's change still rebuilds.
+# strata::spmv and its handles compiled once per format and value type (algorithms/spmv/spmv_eti.hpp),
+# files that build in parallel. Each includes its own format's kernels (algorithms/spmv/<format>.hpp),
+# named like the format here, and every other format's interface only, so a change to one format's
+# kernels rebuilds that format's four files, not all 28 (AnyMatrix's call the other formats' compiled
+# handles). A unity build (CI) compiles a value type's files as one object
+# (cmake/StrataInstances.cmake), which any format's change still rebuilds; nothing outside the
+# library includes a format's kernels but the tests of that format's internals.
 set(_strata_eti_formats
   "csr=::strata::DeviceCsr" "coo=::strata::CooMatrix" "dcsr=::strata::DcsrMatrix"
   "hyb=::strata::HybMatrix" "hisparse=::strata::HiSparseMatrix" "column_split=::strata::ColumnSplitCsr"

@@ -2,6 +2,9 @@
 // deterministic mode, autotuning, and cuSPARSE's COO where the build has it.
 #include "algorithms/spmv/spmv_api_cases.hpp"
 
+// The internals of this format's kernels, tested below (strata::spmv itself needs none).
+#include <strata/algorithms/spmv/coo.hpp>
+
 #include <algorithm>
 
 namespace strata {

@@ -1,6 +1,9 @@
 // strata::spmv on KokkosSparse::CrsMatrix: every algorithm this build has.
 #include "algorithms/spmv/spmv_api_cases.hpp"
 
+// The internals of this format's kernels, tested below (strata::spmv itself needs none).
+#include <strata/algorithms/spmv/csr.hpp>
+
 #include <initializer_list>
 
 namespace strata {

@@ -3,6 +3,9 @@
 #include "algorithms/spmv/spmv_api_cases.hpp"
 #include "formats/dcsr/dcsr_test_support.hpp"
 
+// The internals of this format's kernels, tested below (strata::spmv itself needs none).
+#include <strata/algorithms/spmv/dcsr.hpp>
+
 namespace strata {
 namespace {
 

@@ -6,6 +6,9 @@
 #include "formats/hisparse/hisparse_test_edits.hpp"
 #include "formats/hisparse/hisparse_test_matrices.hpp"
 
+// The internals of this format's kernels, tested below (strata::spmv itself needs none).
+#include <strata/algorithms/spmv/hisparse.hpp>
+
 #include <algorithm>
 #include <set>
 #include <string>

@@ -7,7 +7,6 @@
 #include "test_environment.hpp"
 
 #include <strata/algorithms/add.hpp>
-#include <strata/algorithms/spmv/hisparse.hpp>
 #include <strata/core/matrix_source.hpp>
 #include <strata/formats/hisparse/hisparse_convert.hpp>
 #include <strata/formats/hisparse/hisparse_edit.hpp>
