@@ -49,9 +49,9 @@ struct SpmvKernels<ExecSpace, KokkosSparse::CrsMatrix<V, O, D, M, S>> {
   using State = SpmvState<ExecSpace, KokkosSparse::CrsMatrix<V, O, D, M, S>>;
   static constexpr bool has_cusparse = format::has_cusparse;
   static constexpr const char* name = format::name;
-  using offset_type = typename matrix_type::size_type;
-  using ordinal_type = typename matrix_type::ordinal_type;
-  using device_type = typename matrix_type::device_type;
+  using offset_type = typename State::offset_type;
+  using ordinal_type = typename State::ordinal_type;
+  using device_type = typename State::device_type;
 
   static void analyze(const ExecSpace& space, const SpmvSettings& s, const matrix_type& A, State& state) {
     state.algorithm = s.algorithm == SpmvAlgorithm::format_default ? SpmvAlgorithm::kk_native : s.algorithm;

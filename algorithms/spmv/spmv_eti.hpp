@@ -71,27 +71,26 @@ struct spmv_compiled_in_library<eti::exec, Matrix, XView, YView, std::enable_if_
                                                      ::strata::Impl::eti::x_multivector<VALUE, Kokkos::LayoutRight>, \
                                                      ::strata::Impl::eti::y_multivector<VALUE, Kokkos::LayoutRight>>;
 
-// The declarations, for the value types of core/explicit_instances.hpp.
+// MACRO(MATRIX, VALUE) for every format and value type the library compiles: the one list of
+// the formats here (eti/sources.cmake names the files that compile them).
+#define STRATA_SPMV_FOR_EACH_MATRIX(MACRO)               \
+  STRATA_FOR_EACH_VALUE(MACRO, ::strata::DeviceCsr)      \
+  STRATA_FOR_EACH_VALUE(MACRO, ::strata::CooMatrix)      \
+  STRATA_FOR_EACH_VALUE(MACRO, ::strata::DcsrMatrix)     \
+  STRATA_FOR_EACH_VALUE(MACRO, ::strata::HybMatrix)      \
+  STRATA_FOR_EACH_VALUE(MACRO, ::strata::HiSparseMatrix) \
+  STRATA_FOR_EACH_VALUE(MACRO, ::strata::ColumnSplitCsr) \
+  STRATA_FOR_EACH_VALUE(MACRO, ::strata::AnyMatrix)
+
+// The declarations.
 #define STRATA_SPMV_ETI_EXTERN(MATRIX, VALUE) STRATA_SPMV_ETI(extern, MATRIX, VALUE)
-STRATA_FOR_EACH_VALUE(STRATA_SPMV_ETI_EXTERN, ::strata::DeviceCsr)
-STRATA_FOR_EACH_VALUE(STRATA_SPMV_ETI_EXTERN, ::strata::CooMatrix)
-STRATA_FOR_EACH_VALUE(STRATA_SPMV_ETI_EXTERN, ::strata::DcsrMatrix)
-STRATA_FOR_EACH_VALUE(STRATA_SPMV_ETI_EXTERN, ::strata::HybMatrix)
-STRATA_FOR_EACH_VALUE(STRATA_SPMV_ETI_EXTERN, ::strata::HiSparseMatrix)
-STRATA_FOR_EACH_VALUE(STRATA_SPMV_ETI_EXTERN, ::strata::ColumnSplitCsr)
-STRATA_FOR_EACH_VALUE(STRATA_SPMV_ETI_EXTERN, ::strata::AnyMatrix)
+STRATA_SPMV_FOR_EACH_MATRIX(STRATA_SPMV_ETI_EXTERN)
 #undef STRATA_SPMV_ETI_EXTERN
 
 namespace strata::Impl {
 #define STRATA_SPMV_LIBRARY_MATRIX(MATRIX, VALUE) \
   template <>                                     \
   struct spmv_library_matrix<MATRIX<VALUE, eti::device>> : std::true_type {};
-STRATA_FOR_EACH_VALUE(STRATA_SPMV_LIBRARY_MATRIX, ::strata::DeviceCsr)
-STRATA_FOR_EACH_VALUE(STRATA_SPMV_LIBRARY_MATRIX, ::strata::CooMatrix)
-STRATA_FOR_EACH_VALUE(STRATA_SPMV_LIBRARY_MATRIX, ::strata::DcsrMatrix)
-STRATA_FOR_EACH_VALUE(STRATA_SPMV_LIBRARY_MATRIX, ::strata::HybMatrix)
-STRATA_FOR_EACH_VALUE(STRATA_SPMV_LIBRARY_MATRIX, ::strata::HiSparseMatrix)
-STRATA_FOR_EACH_VALUE(STRATA_SPMV_LIBRARY_MATRIX, ::strata::ColumnSplitCsr)
-STRATA_FOR_EACH_VALUE(STRATA_SPMV_LIBRARY_MATRIX, ::strata::AnyMatrix)
+STRATA_SPMV_FOR_EACH_MATRIX(STRATA_SPMV_LIBRARY_MATRIX)
 #undef STRATA_SPMV_LIBRARY_MATRIX
 }  // namespace strata::Impl

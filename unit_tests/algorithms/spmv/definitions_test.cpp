@@ -6,8 +6,8 @@
 #include <strata/algorithms/spmv_definitions.hpp>
 
 #include "algorithms/spmv_baseline_cases.hpp"
+#include "spmv_check.hpp"
 
-#include <strata/algorithms/reference/csr_spmv.hpp>
 #include <strata/core/generators.hpp>
 #include <strata/formats/coo/coo_csr_conversion.hpp>
 #include <strata/formats/hisparse/hisparse_convert.hpp>
@@ -44,13 +44,12 @@ void expect_strided_products_match_reference(const Matrix& A, const HostCsr<doub
     Multivector X("strata::test_X", in_len, 3), Y("strata::test_Y", out_len, 3);
     auto xh = Kokkos::create_mirror_view(X);
     auto yh = Kokkos::create_mirror_view(Y);
-    std::vector<double> x(static_cast<std::size_t>(in_len)), y0(static_cast<std::size_t>(out_len));
+    const auto x = test::test_vector<double>(in_len, 1);
+    const auto y0 = test::test_vector<double>(out_len, 2);
     for (index_type i = 0; i < in_len; ++i) {
-      x[i] = static_cast<double>((i * 7) % 11) - 5.0;
       for (int j = 0; j < 3; ++j) xh(i, j) = j == 1 ? x[i] : 1e30;  // the other columns must not be read
     }
     for (index_type i = 0; i < out_len; ++i) {
-      y0[i] = static_cast<double>(i % 5) - 2.0;
       for (int j = 0; j < 3; ++j) yh(i, j) = j == 1 ? y0[i] : -7.0;  // ... nor written
     }
     Kokkos::deep_copy(X, xh);
