@@ -20,9 +20,11 @@ enum class SpmvAlgorithm {
   row_vectors,  // one vector of lanes per row, lanes from the mean row length (CSR: T and H over A^T's rows)
   binned_rows,  // ADCSR: rows binned by length, lanes matched to each bin
   // HYB (HybMatrix)
-  ell_coo,  // ELL part row by row, then the COO overflow by the load-balanced COO kernel
+  ell_coo,  // ELL part row by row with its 32-bit columns, then the COO overflow by the load-balanced COO kernel
+  ell_offsets_coo,  // the same with the ELL columns read as 16-bit offsets from a base per 32-row tile and slot,
+                    // encoded by the handle (algorithms/spmv/hyb.hpp; too wide a tile's slot in 32 bits); the default
   // HiSparse (HiSparseMatrix)
-  leaf_bins,  // the leaves in bins by entry count: a thread, a warp or a block per leaf, atomics on y
+  leaf_bins,   // the leaves in bins by entry count: a thread, a warp or a block per leaf, atomics on y
   scheduled,   // the tree walked on the dynamic scheduler at every product (scheduler/host_driven.hpp)
   persistent,  // the same walk in one launch of persistent teams (scheduler/persistent.hpp)
   controlled,  // the same walk launched from the device by the CUDA controller (scheduler/controller.hpp)
@@ -38,6 +40,7 @@ inline const char* to_string(SpmvAlgorithm a) {
     case SpmvAlgorithm::row_vectors: return "row_vectors";
     case SpmvAlgorithm::binned_rows: return "binned_rows";
     case SpmvAlgorithm::ell_coo: return "ell_coo";
+    case SpmvAlgorithm::ell_offsets_coo: return "ell_offsets_coo";
     case SpmvAlgorithm::leaf_bins: return "leaf_bins";
     case SpmvAlgorithm::scheduled: return "scheduled";
     case SpmvAlgorithm::persistent: return "persistent";

@@ -40,7 +40,9 @@ std::vector<SpmvKernel> spmv_kernels() {
   if (cusparse) k.push_back({"cusparse-coo", Format::coo, SpmvAlgorithm::cusparse, false, "COO, cuSPARSE"});
   k.push_back({"dcsr", Format::dcsr, SpmvAlgorithm::row_vectors, false, "Dynamic CSR, vector per row"});
   k.push_back({"adcsr", Format::dcsr, SpmvAlgorithm::binned_rows, false, "Dynamic CSR, rows binned by length"});
-  k.push_back({"hyb", Format::hyb, SpmvAlgorithm::ell_coo, false, "HYB (ELL + COO)"});
+  k.push_back({"hyb", Format::hyb, SpmvAlgorithm::format_default, false,
+               "HYB (ELL + COO), ELL columns as 16-bit offsets in 32-row tiles"});
+  k.push_back({"hyb-int32", Format::hyb, SpmvAlgorithm::ell_coo, false, "HYB (ELL + COO), ELL columns in 32 bits"});
   k.push_back({"hisparse", Format::hisparse, SpmvAlgorithm::leaf_bins, false,
                "HiSparse, leaves in bins by entry count (a thread, a warp or a block per leaf)"});
   k.push_back({"hisparse-sched", Format::hisparse, SpmvAlgorithm::scheduled, false,

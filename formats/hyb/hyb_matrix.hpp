@@ -9,6 +9,7 @@
 
 #include <Kokkos_Sort.hpp>
 
+#include <cstdint>
 #include <memory>
 #include <type_traits>
 
@@ -106,7 +107,10 @@ class HybMatrix {
   explicit HybMatrix(view_type v) : v_(std::move(v)) {}
   const view_type& view() const { return v_; }
   // Same for this matrix and its copies, through insertions: what SpMV handles are tied to.
-  const void* identity_key() const { return identity_.get(); }
+  const void* identity_key() const { return shared_.get(); }
+  // Counts the insertions into this matrix and its copies (which share the ELL arrays): an SpMV
+  // handle that keeps an encoding of the ELL columns compares it to know when to redo it.
+  std::uint64_t insertions() const { return shared_->insertions; }
   int num_rows() const { return v_.num_rows; }
   int num_cols() const { return v_.num_cols; }
 
@@ -131,6 +135,7 @@ class HybMatrix {
     const int n = static_cast<int>(rows.extent(0));
     if (n == 0) return;
     Impl::require_batch_in_range<execution_space>(v_.num_rows, v_.num_cols, rows, cols, "HybMatrix::insert");
+    ++shared_->insertions;
     const view_type v = v_;
     Kokkos::View<int*, Device> overflows(Kokkos::view_alloc(Kokkos::WithoutInitializing, "strata::hyb::overflows"), n);
     Kokkos::parallel_for("strata::hyb::insert_ell", Kokkos::RangePolicy<execution_space>(0, n),
@@ -173,8 +178,12 @@ class HybMatrix {
     sorter.sort(v.coo_rows);
   }
 
+  struct Shared {
+    std::uint64_t insertions = 0;
+  };
+
   view_type v_;
-  std::shared_ptr<const char> identity_ = std::make_shared<const char>('\0');
+  std::shared_ptr<Shared> shared_ = std::make_shared<Shared>();
 };
 
 template <class RowMap>

@@ -85,6 +85,41 @@ TEST(DcsrUpdateBaselinesHyb, OneHandleFollowsTheOverflowThroughInsertions) {
   EXPECT_NE(kernel.handle.describe().find("overflow load_balanced"), std::string::npos) << kernel.handle.describe();
 }
 
+// One handle across insertions into free ELL slots: its 16-bit offsets of the ELL columns are encoded
+// again after each (stale ones would read the new slots as empty), and an insertion that leaves a
+// tile's slot too wide for offsets puts that slot's columns in 32 bits.
+TEST(DcsrUpdateBaselinesHyb, OneHandleFollowsTheEllOffsetsThroughInsertions) {
+  constexpr index_type rows = 96, cols = 70000;
+  HostCoo<double> grown(rows, cols);
+  for (index_type r = 0; r < rows; ++r) {
+    grown.push_back(r, r, 2.0);
+    grown.push_back(r, r + 1, -1.0);
+  }
+  auto A = hyb_from_csr<double, DcsrDevice>(to_kokkos_crs<DeviceCsr<double, DcsrDevice>>(to_csr(grown), "t"), 4);
+  test::ApiProduct<DcsrExec, HybMatrix<double, DcsrDevice>> kernel{A, {}};
+  test::expect_spmv_matches_reference<double, DcsrExec>(kernel, to_csr(grown), "N", -1.5, 0.5, false);
+  auto insert = [&](const test::HostBatch<double>& batch) {
+    const auto d = test::upload(batch);
+    A.insert(d.rows, d.cols, d.values);
+    for (std::size_t k = 0; k < batch.rows.size(); ++k) grown.push_back(batch.rows[k], batch.cols[k], batch.values[k]);
+  };
+  test::HostBatch<double> third_slot;
+  for (index_type r = 0; r < rows; ++r) {
+    third_slot.rows.push_back(static_cast<int>(r));
+    third_slot.cols.push_back(static_cast<int>(r + 2));
+    third_slot.values.push_back(0.25 + static_cast<double>(r % 5));
+  }
+  insert(third_slot);
+  test::expect_spmv_matches_reference<double, DcsrExec>(kernel, to_csr(grown), "N", 1.0, 0.0, true);
+  EXPECT_NE(kernel.handle.describe().find("0 of 12 tile slots in 32 bits"), std::string::npos)
+      << kernel.handle.describe();
+  insert(test::HostBatch<double>{{5, 6}, {69000, 0}, {3.0, -4.0}});  // slot 3 of rows 0-31: columns 0 and 69000
+  test::expect_spmv_matches_reference<double, DcsrExec>(kernel, to_csr(grown), "N", -1.5, 0.5, false);
+  test::expect_spmv_matches_reference<double, DcsrExec>(kernel, to_csr(grown), "T", 1.0, 0.0, true);
+  EXPECT_NE(kernel.handle.describe().find("1 of 12 tile slots in 32 bits"), std::string::npos)
+      << kernel.handle.describe();
+}
+
 TEST(DcsrUpdateBaselinesInput, OutOfRangeBatchIsRefused) {
   auto A = hyb_from_csr<double, DcsrDevice>(to_kokkos_crs<DeviceCsr<double, DcsrDevice>>(gen::poisson2d_5pt(4), "t"), 2);
   const auto d = test::upload(test::HostBatch<double>{{0, 16}, {0, 0}, {1.0, 1.0}});

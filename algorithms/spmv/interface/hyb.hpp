@@ -1,6 +1,7 @@
 #pragma once
 // What strata::spmv checks of a call on HybMatrix, without the kernels
-// (algorithms/spmv/hyb.hpp): one algorithm, ell_coo, and no options.
+// (algorithms/spmv/hyb.hpp): two algorithms, ell_offsets_coo (the ELL columns as 16-bit offsets in
+// 32-row tiles, the default) and ell_coo (the stored 32-bit columns), no options.
 #include <strata/algorithms/spmv/handle.hpp>
 #include <strata/formats/hyb/hyb_matrix.hpp>
 
@@ -15,8 +16,10 @@ struct SpmvFormat<ExecSpace, HybMatrix<Value, Device>> {
   using matrix_type = HybMatrix<Value, Device>;
   using value_type = Value;
 
-  static bool supports(SpmvAlgorithm a) { return a == SpmvAlgorithm::format_default || a == SpmvAlgorithm::ell_coo; }
-  static std::string algorithm_list() { return "ell_coo (default)"; }
+  static bool supports(SpmvAlgorithm a) {
+    return a == SpmvAlgorithm::format_default || a == SpmvAlgorithm::ell_offsets_coo || a == SpmvAlgorithm::ell_coo;
+  }
+  static std::string algorithm_list() { return "ell_offsets_coo (default), ell_coo"; }
   static void check_settings(const SpmvSettings& s) {
     refuse_coo_options(name, s);
     check_row_lanes(name, s, false);
