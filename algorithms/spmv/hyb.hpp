@@ -259,7 +259,11 @@ struct SpmvKernels<ExecSpace, HybMatrix<Value, Device>> {
     if (s.algorithm == SpmvAlgorithm::ell_coo) {
       d = "ell_coo";
     } else if (state.encoded_after == std::numeric_limits<std::uint64_t>::max()) {
-      d = "ell_offsets_coo (encoded at the first product in mode N or C)";
+      // The default's choice between offsets and stored columns waits for the encoding's count of wide slots.
+      d = s.algorithm == SpmvAlgorithm::ell_offsets_coo
+              ? "ell_offsets_coo (encoded at the first product in mode N or C)"
+              : "format_default (16-bit column offsets or the stored columns: decided at the first product in mode N "
+                "or C)";
     } else {
       const auto& e = state.offsets;
       const std::string wide = std::to_string(e.escaped) + " of " + std::to_string(e.bases.extent(0)) + " tile slots";

@@ -48,9 +48,15 @@ TEST(HybSpmvOffsets, TileSlotTooWideForOffsetsKeepsItsColumnsIn32Bits) {
     SCOPED_TRACE(to_string(algorithm));
     test::ApiProduct<ExecSpace, HybMatrix<double, Device>> product{
         A, SpmvHandle<ExecSpace, HybMatrix<double, Device>>(algorithm)};
+    // T reads the stored columns: nothing is encoded, nor (by default) decided, before N or C.
+    test::expect_spmv_matches_reference<double, ExecSpace>(product, host, "T", 1.0, 0.0, true);
+    EXPECT_NE(product.handle.describe().find(algorithm == SpmvAlgorithm::ell_offsets_coo
+                                                 ? "ell_offsets_coo (encoded at the first product"
+                                                 : "format_default (16-bit column offsets or the stored columns"),
+              std::string::npos)
+        << product.handle.describe();
     test::expect_spmv_matches_reference<double, ExecSpace>(product, host, "N", -1.5, 0.5, false);
     test::expect_spmv_matches_reference<double, ExecSpace>(product, host, "C", 1.0, 0.0, true);
-    test::expect_spmv_matches_reference<double, ExecSpace>(product, host, "T", 1.0, 0.0, true);
     const std::string d = product.handle.describe();
     EXPECT_NE(d.find("ell_offsets_coo (16-bit column offsets in 32-row tiles; 1 of 6 tile slots in 32 bits)"),
               std::string::npos)
